@@ -1,0 +1,438 @@
+//! A typed, forgiving view of one catalogue item.
+//!
+//! The catalogue is written by many clients and has every oddity listed in the data
+//! README: two protocol versions, the description in two places, the price in two
+//! fields, empty and huge amounts, counters as numbers or strings. Parsing never fails
+//! on a bad field: the field is dropped, the reason recorded in `drops`, and the rest
+//! of the listing kept. Only an item with no usable resource URL is rejected.
+
+use serde::Serialize;
+use serde_json::Value;
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
+
+/// Longest resource URL kept, in bytes.
+pub const MAX_URL_BYTES: usize = 2048;
+/// Longest description kept, in characters; longer text is cut and the cut reported.
+pub const MAX_DESCRIPTION_CHARS: usize = 4000;
+/// Longest service name or tag kept, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+pub const MAX_TAGS: usize = 32;
+pub const MAX_ACCEPTS: usize = 16;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Resource {
+    pub url: String,
+    /// The item's `type` field ("http", "object", ...).
+    pub kind: Option<String>,
+    pub x402_version: Option<u64>,
+    pub description: Option<String>,
+    pub service_name: Option<String>,
+    pub tags: Vec<String>,
+    pub accepts: Vec<Accept>,
+    pub quality: Quality,
+    pub last_updated: Option<String>,
+    pub drops: Vec<Drop>,
+}
+
+/// One way to pay for the resource.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Accept {
+    pub scheme: Option<String>,
+    pub network: Option<String>,
+    pub asset: Option<String>,
+    pub pay_to: Option<String>,
+    /// Atomic units (`amount`, or v1's `maxAmountRequired`).
+    pub amount: Option<u128>,
+    pub mime_type: Option<String>,
+    pub description: Option<String>,
+}
+
+/// The catalogue's own counters, unmodified.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Quality {
+    pub calls_30d: Option<u64>,
+    pub unique_payers_30d: Option<u64>,
+    /// Milliseconds since the Unix epoch, UTC.
+    pub last_called_at_ms: Option<i64>,
+}
+
+/// A field dropped while reading an item, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Drop {
+    pub field: String,
+    pub reason: String,
+}
+
+/// Why an item could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejection {
+    pub reason: String,
+}
+
+struct Reader {
+    drops: Vec<Drop>,
+}
+
+impl Reader {
+    fn drop(&mut self, field: impl Into<String>, reason: impl Into<String>) {
+        self.drops.push(Drop { field: field.into(), reason: reason.into() });
+    }
+
+    /// A text field: absent and null are None; a string is kept (empty counts as
+    /// absent); anything else is dropped with a reason.
+    fn text(&mut self, obj: &serde_json::Map<String, Value>, key: &str, field: &str, max_chars: usize) -> Option<String> {
+        match obj.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => {
+                let s = s.trim();
+                if s.is_empty() {
+                    None
+                } else if s.chars().count() > max_chars {
+                    self.drop(field, format!("longer than {max_chars} characters; cut to that length"));
+                    Some(s.chars().take(max_chars).collect())
+                } else {
+                    Some(s.to_owned())
+                }
+            }
+            Some(other) => {
+                self.drop(field, format!("expected text, found {}", kind_of(other)));
+                None
+            }
+        }
+    }
+
+    /// A non-negative whole counter, sent as a number or as digits in a string.
+    fn counter(&mut self, obj: &serde_json::Map<String, Value>, key: &str, field: &str) -> Option<u64> {
+        let value = obj.get(key)?;
+        let parsed = match value {
+            Value::Null => return None,
+            Value::Number(n) => n.as_u64().or_else(|| {
+                // Accept 12.0, never 12.5, a negative, or a NaN-like value.
+                n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= 9.0e15).map(|f| f as u64)
+            }),
+            Value::String(s) if !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
+            _ => None,
+        };
+        if parsed.is_none() {
+            self.drop(field, format!("expected a non-negative whole number, found {}", describe(value)));
+        }
+        parsed
+    }
+}
+
+impl Resource {
+    /// Reads one catalogue item. Fails only when there is no usable resource URL.
+    pub fn from_value(item: &Value) -> Result<Resource, Rejection> {
+        let obj = item.as_object().ok_or_else(|| Rejection { reason: format!("item is {}, not an object", kind_of(item)) })?;
+        let url = match obj.get("resource") {
+            Some(Value::String(s)) => s.trim().to_owned(),
+            Some(other) => return Err(Rejection { reason: format!("`resource` is {}, not text", kind_of(other)) }),
+            None => return Err(Rejection { reason: "no `resource` field".into() }),
+        };
+        if url.is_empty() {
+            return Err(Rejection { reason: "`resource` is empty".into() });
+        }
+        if url.len() > MAX_URL_BYTES {
+            return Err(Rejection { reason: format!("`resource` is longer than {MAX_URL_BYTES} bytes") });
+        }
+        if url.chars().any(char::is_control) {
+            return Err(Rejection { reason: "`resource` contains control characters".into() });
+        }
+
+        let mut r = Reader { drops: Vec::new() };
+        let kind = r.text(obj, "type", "type", MAX_NAME_CHARS);
+        let x402_version = r.counter(obj, "x402Version", "x402Version");
+        let service_name = r.text(obj, "serviceName", "serviceName", MAX_NAME_CHARS);
+        let last_updated = r.text(obj, "lastUpdated", "lastUpdated", 64);
+        let tags = read_tags(&mut r, obj.get("tags"));
+        let accepts = read_accepts(&mut r, obj.get("accepts"));
+        let top_description = r.text(obj, "description", "description", MAX_DESCRIPTION_CHARS);
+        // v1 items carry the description only inside accepts[]: use the first non-empty one.
+        let description = top_description.or_else(|| accepts.iter().find_map(|a| a.description.clone()));
+        let quality = read_quality(&mut r, obj.get("quality"));
+
+        Ok(Resource {
+            url,
+            kind,
+            x402_version,
+            description,
+            service_name,
+            tags,
+            accepts,
+            quality,
+            last_updated,
+            drops: r.drops,
+        })
+    }
+
+    /// The distinct payTo addresses of this listing, in order of first appearance.
+    /// EVM addresses compare case-insensitively, so they are lower-cased here.
+    pub fn pay_to_set(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for a in &self.accepts {
+            if let Some(p) = &a.pay_to {
+                let key = if p.starts_with("0x") { p.to_ascii_lowercase() } else { p.clone() };
+                if !out.contains(&key) {
+                    out.push(key);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn read_tags(r: &mut Reader, value: Option<&Value>) -> Vec<String> {
+    let items = match value {
+        None | Some(Value::Null) => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            r.drop("tags", format!("expected a list of text, found {}", kind_of(other)));
+            return Vec::new();
+        }
+    };
+    let mut tags = Vec::new();
+    for (i, tag) in items.iter().enumerate() {
+        match tag {
+            Value::String(s) if !s.trim().is_empty() && s.chars().count() <= MAX_NAME_CHARS => {
+                if tags.len() == MAX_TAGS {
+                    r.drop("tags", format!("more than {MAX_TAGS} tags; the rest were dropped"));
+                    break;
+                }
+                tags.push(s.trim().to_owned());
+            }
+            Value::String(s) if s.trim().is_empty() => {}
+            other => r.drop(format!("tags[{i}]"), format!("expected short text, found {}", describe(other))),
+        }
+    }
+    tags
+}
+
+fn read_accepts(r: &mut Reader, value: Option<&Value>) -> Vec<Accept> {
+    let items = match value {
+        None | Some(Value::Null) => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            r.drop("accepts", format!("expected a list, found {}", kind_of(other)));
+            return Vec::new();
+        }
+    };
+    let mut accepts = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if i == MAX_ACCEPTS {
+            r.drop("accepts", format!("more than {MAX_ACCEPTS} payment options; the rest were dropped"));
+            break;
+        }
+        let Some(obj) = item.as_object() else {
+            r.drop(format!("accepts[{i}]"), format!("expected an object, found {}", kind_of(item)));
+            continue;
+        };
+        let f = |name: &str| format!("accepts[{i}].{name}");
+        let amount = read_amount(r, obj, i);
+        accepts.push(Accept {
+            scheme: r.text(obj, "scheme", &f("scheme"), MAX_NAME_CHARS),
+            network: r.text(obj, "network", &f("network"), MAX_NAME_CHARS),
+            asset: r.text(obj, "asset", &f("asset"), MAX_NAME_CHARS),
+            pay_to: r.text(obj, "payTo", &f("payTo"), MAX_NAME_CHARS),
+            amount,
+            mime_type: r.text(obj, "mimeType", &f("mimeType"), MAX_NAME_CHARS),
+            description: r.text(obj, "description", &f("description"), MAX_DESCRIPTION_CHARS),
+        });
+    }
+    accepts
+}
+
+/// Atomic amount: v2 `amount`, else v1 `maxAmountRequired`. Digits only (as text or a
+/// whole JSON number), at most 38 of them so it fits exactly in a u128.
+fn read_amount(r: &mut Reader, obj: &serde_json::Map<String, Value>, i: usize) -> Option<u128> {
+    let (key, value) = ["amount", "maxAmountRequired"].iter().find_map(|k| obj.get(*k).map(|v| (*k, v)))?;
+    let digits = match value {
+        Value::String(s) => s.as_str(),
+        Value::Number(n) => {
+            let text = n.as_str();
+            if text.bytes().all(|b| b.is_ascii_digit()) {
+                text
+            } else {
+                r.drop(format!("accepts[{i}].{key}"), format!("expected whole atomic units, found {text}"));
+                return None;
+            }
+        }
+        Value::Null => return None,
+        other => {
+            r.drop(format!("accepts[{i}].{key}"), format!("expected atomic units, found {}", kind_of(other)));
+            return None;
+        }
+    };
+    if digits.is_empty() {
+        r.drop(format!("accepts[{i}].{key}"), "amount is empty");
+        return None;
+    }
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 38 {
+        r.drop(format!("accepts[{i}].{key}"), format!("expected up to 38 digits of atomic units, found {}", clip(digits)));
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn read_quality(r: &mut Reader, value: Option<&Value>) -> Quality {
+    let obj = match value {
+        None | Some(Value::Null) => return Quality::default(),
+        Some(Value::Object(obj)) => obj,
+        Some(other) => {
+            r.drop("quality", format!("expected an object, found {}", kind_of(other)));
+            return Quality::default();
+        }
+    };
+    Quality {
+        calls_30d: r.counter(obj, "l30DaysTotalCalls", "quality.l30DaysTotalCalls"),
+        unique_payers_30d: r.counter(obj, "l30DaysUniquePayers", "quality.l30DaysUniquePayers"),
+        last_called_at_ms: read_timestamp(r, obj.get("lastCalledAt")),
+    }
+}
+
+/// `lastCalledAt` is seen both as an ISO-8601 string and as epoch milliseconds.
+fn read_timestamp(r: &mut Reader, value: Option<&Value>) -> Option<i64> {
+    const FIELD: &str = "quality.lastCalledAt";
+    // Between 2000-01-01 and 2200-01-01: anything else is not a real call time.
+    const RANGE: std::ops::RangeInclusive<i64> = 946_684_800_000..=7_258_118_400_000;
+    let ms = match value? {
+        Value::Null => return None,
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => match s.parse::<i64>() {
+            Ok(ms) => Some(ms),
+            Err(_) => OffsetDateTime::parse(s, &Rfc3339).ok().map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64),
+        },
+        _ => None,
+    };
+    match ms {
+        Some(ms) if RANGE.contains(&ms) => Some(ms),
+        _ => {
+            r.drop(FIELD, format!("expected an ISO-8601 time or epoch milliseconds, found {}", describe(value?)));
+            None
+        }
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A short rendering of a bad value for a drop reason (never the whole of a huge value).
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{:?}", clip(s)),
+        Value::Number(n) => clip(n.as_str()),
+        other => kind_of(other).to_owned(),
+    }
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn v1_item_takes_description_and_price_from_accepts() {
+        let item = json!({
+            "resource": "https://a.example/x", "type": "http", "x402Version": 1,
+            "accepts": [
+                {"description": "", "maxAmountRequired": "", "network": "base"},
+                {"description": "Token analysis", "maxAmountRequired": "10000", "network": "base", "payTo": "0xAB"}
+            ],
+            "lastUpdated": "2025-12-01T00:00:00Z"
+        });
+        let r = Resource::from_value(&item).unwrap();
+        assert_eq!(r.description.as_deref(), Some("Token analysis"));
+        assert_eq!(r.accepts[0].amount, None);
+        assert_eq!(r.accepts[1].amount, Some(10_000));
+        assert_eq!(r.drops, vec![Drop { field: "accepts[0].maxAmountRequired".into(), reason: "amount is empty".into() }]);
+        assert_eq!(r.pay_to_set(), vec!["0xab"]);
+    }
+
+    #[test]
+    fn v2_item_prefers_top_level_description_and_amount() {
+        let item = json!({
+            "resource": "https://a.example/y", "x402Version": 2, "description": "Top",
+            "accepts": [{"description": "Inner", "amount": "3000", "network": "eip155:8453"}],
+            "quality": {"l30DaysTotalCalls": 670, "l30DaysUniquePayers": 668, "lastCalledAt": "2026-08-19T10:00:00.123Z"}
+        });
+        let r = Resource::from_value(&item).unwrap();
+        assert_eq!(r.description.as_deref(), Some("Top"));
+        assert_eq!(r.accepts[0].amount, Some(3000));
+        assert_eq!(r.quality.calls_30d, Some(670));
+        assert_eq!(r.quality.unique_payers_30d, Some(668));
+        assert_eq!(r.quality.last_called_at_ms, Some(1_787_133_600_123));
+        assert!(r.drops.is_empty());
+    }
+
+    #[test]
+    fn last_called_at_as_epoch_millis() {
+        let item = json!({"resource": "https://a.example", "quality": {"lastCalledAt": 1_787_133_600_123_i64}});
+        assert_eq!(Resource::from_value(&item).unwrap().quality.last_called_at_ms, Some(1_787_133_600_123));
+    }
+
+    #[test]
+    fn huge_amounts_are_exact() {
+        let item = json!({"resource": "https://a.example", "accepts": [{"maxAmountRequired": "100000000000"}]});
+        assert_eq!(Resource::from_value(&item).unwrap().accepts[0].amount, Some(100_000_000_000));
+    }
+
+    #[test]
+    fn bad_fields_are_dropped_and_the_rest_kept() {
+        let item: Value = serde_json::from_str(
+            r#"{"resource": "https://a.example/z", "description": 42, "tags": ["ok", 7, ""],
+                "accepts": [{"amount": "-5", "network": "base"}, "junk"],
+                "quality": {"l30DaysTotalCalls": -3, "l30DaysUniquePayers": 1.5, "lastCalledAt": "yesterday"}}"#,
+        )
+        .unwrap();
+        let r = Resource::from_value(&item).unwrap();
+        assert_eq!(r.url, "https://a.example/z");
+        assert_eq!(r.tags, vec!["ok"]);
+        assert_eq!(r.accepts.len(), 1);
+        assert_eq!(r.accepts[0].network.as_deref(), Some("base"));
+        assert_eq!(r.quality, Quality::default());
+        let fields: Vec<&str> = r.drops.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            vec![
+                "tags[1]",
+                "accepts[0].amount",
+                "accepts[1]",
+                "description",
+                "quality.l30DaysTotalCalls",
+                "quality.l30DaysUniquePayers",
+                "quality.lastCalledAt"
+            ]
+        );
+    }
+
+    #[test]
+    fn items_without_a_usable_url_are_rejected() {
+        for item in [json!({}), json!({"resource": ""}), json!({"resource": 5}), json!("x"), json!({"resource": "a\nb"})] {
+            assert!(Resource::from_value(&item).is_err(), "{item}");
+        }
+    }
+
+    #[test]
+    fn long_description_is_cut_and_reported() {
+        let long = "é".repeat(MAX_DESCRIPTION_CHARS + 10);
+        let r = Resource::from_value(&json!({"resource": "https://a.example", "description": long})).unwrap();
+        assert_eq!(r.description.unwrap().chars().count(), MAX_DESCRIPTION_CHARS);
+        assert_eq!(r.drops[0].field, "description");
+    }
+}

@@ -1,0 +1,277 @@
+//! The project's own stored snapshot format (content/snapshots/<date>.json).
+//!
+//! A snapshot is a header (date, where the items came from, when, how many the source
+//! said it had, whether the walk was complete) and the items exactly as the catalogue
+//! sent them. Nothing is interpreted at write time: screening, ranking and figures are
+//! all computed at build time, so a corrected rule takes effect without a new walk.
+//!
+//! Layout: one header line, then one item per line, so that `git diff` between two
+//! snapshots shows listings that changed.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use time::macros::format_description;
+use time::Date;
+
+use crate::error::Error;
+
+pub const FORMAT_NAME: &str = "x402dir-snapshot";
+pub const FORMAT_VERSION: u32 = 1;
+/// Where snapshots live, relative to the project root.
+pub const DEFAULT_DIR: &str = "content/snapshots";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub format_version: u32,
+    /// The snapshot's date, YYYY-MM-DD: the date every figure is computed against.
+    pub date: String,
+    pub source: Source,
+    /// When the source was swept (the walk's end, or the dump's own crawl time).
+    pub taken_at: Option<String>,
+    /// When x402dir wrote this snapshot.
+    pub recorded_at: String,
+    /// The item count the source reported (`pagination.total`, or a crawler's total).
+    pub reported_total: Option<u64>,
+    /// True only when every item the source reported was captured.
+    pub complete: bool,
+    pub item_count: usize,
+    /// Anything a reader should know about how this snapshot was made.
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// The catalogue endpoint the items come from.
+    pub url: String,
+    /// "walk" (x402dir fetch) or "import" (x402dir import).
+    pub via: String,
+    /// For imports: the file's name, its shape and its SHA-256.
+    pub file: Option<String>,
+    pub shape: Option<String>,
+    pub sha256: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub header: Header,
+    pub items: Vec<Value>,
+}
+
+#[derive(Deserialize)]
+struct File {
+    header: Header,
+    items: Vec<Value>,
+}
+
+/// Checks that `date` is a real calendar date written YYYY-MM-DD.
+pub fn parse_date(date: &str) -> Result<Date, String> {
+    Date::parse(date, format_description!("[year]-[month]-[day]"))
+        .ok()
+        .filter(|_| date.len() == 10)
+        .ok_or_else(|| format!("invalid date {date:?}: expected a calendar date written YYYY-MM-DD"))
+}
+
+impl Snapshot {
+    pub fn date(&self) -> Date {
+        parse_date(&self.header.date).expect("snapshot dates are validated on read and write")
+    }
+
+    pub fn read(path: &Path) -> Result<Snapshot, Error> {
+        let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+        let file: File = serde_json::from_slice(&bytes)
+            .map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+        let h = &file.header;
+        if h.format != FORMAT_NAME {
+            return Err(Error::input(path, format!("format is {:?}, expected {FORMAT_NAME:?}", h.format)));
+        }
+        if h.format_version != FORMAT_VERSION {
+            return Err(Error::SourceUnavailable {
+                what: format!("{} is snapshot format {}, this x402dir reads format {FORMAT_VERSION}", path.display(), h.format_version),
+                fix: "re-import or re-fetch the snapshot with this version of x402dir".into(),
+            });
+        }
+        parse_date(&h.date).map_err(|e| Error::input(path, e))?;
+        if h.item_count != file.items.len() {
+            return Err(Error::input(
+                path,
+                format!("header says {} items but the file holds {}; the file is damaged", h.item_count, file.items.len()),
+            ));
+        }
+        Ok(Snapshot { header: file.header, items: file.items })
+    }
+
+    /// Serialises the snapshot: the header on the first lines, then one item per line.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(b"{\"header\":");
+        out.extend_from_slice(&serde_json::to_vec(&self.header).expect("header serialises"));
+        out.extend_from_slice(b",\n\"items\":[");
+        for (i, item) in self.items.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+            out.extend_from_slice(&serde_json::to_vec(item).expect("JSON values serialise"));
+        }
+        out.extend_from_slice(b"\n]}\n");
+        out
+    }
+
+    /// Writes the snapshot as `<dir>/<date>.json`, atomically: a temporary file in the
+    /// same folder, flushed to disk, then renamed over the target. A failure at any
+    /// point leaves every existing snapshot as it was.
+    pub fn write_into(&self, dir: &Path, overwrite: bool) -> Result<PathBuf, Error> {
+        parse_date(&self.header.date).map_err(Error::Refused)?;
+        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let target = dir.join(format!("{}.json", self.header.date));
+        if target.exists() && !overwrite {
+            return Err(Error::Refused(format!(
+                "{} already exists; pass --force to replace it (the old file is kept until the new one is complete)",
+                target.display()
+            )));
+        }
+        let tmp = dir.join(format!(".{}.json.tmp-{}", self.header.date, std::process::id()));
+        let result = (|| {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(&self.to_bytes())?;
+            f.sync_all()?;
+            fs::rename(&tmp, &target)
+        })();
+        if let Err(e) = result {
+            let _ = fs::remove_file(&tmp);
+            return Err(Error::io(&target, e));
+        }
+        Ok(target)
+    }
+}
+
+/// The snapshot files in `dir` (named YYYY-MM-DD.json), oldest first.
+pub fn list(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if let Some(date) = name.strip_suffix(".json") {
+            if parse_date(date).is_ok() {
+                found.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The newest snapshot in `dir`, or SOURCE_UNAVAILABLE saying how to get one.
+pub fn latest(dir: &Path) -> Result<PathBuf, Error> {
+    list(dir)?.pop().ok_or_else(|| Error::SourceUnavailable {
+        what: format!("no snapshot found in {}", dir.display()),
+        fix: "run `x402dir fetch` to walk the catalogue, `x402dir import FILE --date YYYY-MM-DD` to import a dump, \
+              or pass --snapshot PATH"
+            .into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(date: &str) -> Snapshot {
+        let items: Vec<Value> = vec![
+            serde_json::from_str(r#"{"resource":"https://b.example","accepts":[{"amount":"123456789012345678901234567890"}],"z":1,"a":2}"#).unwrap(),
+            serde_json::from_str(r#"{"resource":"https://a.example","x":1.50}"#).unwrap(),
+        ];
+        Snapshot {
+            header: Header {
+                format: FORMAT_NAME.into(),
+                format_version: FORMAT_VERSION,
+                date: date.into(),
+                source: Source { url: "https://x.example/resources".into(), via: "import".into(), file: None, shape: None, sha256: None },
+                taken_at: None,
+                recorded_at: "2026-01-01T00:00:00Z".into(),
+                reported_total: Some(2),
+                complete: true,
+                item_count: items.len(),
+                notes: vec![],
+            },
+            items,
+        }
+    }
+
+    fn tempdir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("x402dir-test-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn round_trip_keeps_items_exactly() {
+        let dir = tempdir("roundtrip");
+        let s = sample("2025-12-31");
+        let path = s.write_into(&dir, false).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        // Key order and number text survive exactly.
+        assert!(text.contains(r#"{"resource":"https://b.example","accepts":[{"amount":"123456789012345678901234567890"}],"z":1,"a":2}"#));
+        assert!(text.contains(r#""x":1.50"#));
+        assert_eq!(Snapshot::read(&path).unwrap(), s);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn existing_snapshot_is_not_overwritten_without_force() {
+        let dir = tempdir("noclobber");
+        let s = sample("2025-12-31");
+        let path = s.write_into(&dir, false).unwrap();
+        let before = fs::read(&path).unwrap();
+        let mut other = sample("2025-12-31");
+        other.items.pop();
+        other.header.item_count = 1;
+        let err = other.write_into(&dir, false).unwrap_err();
+        assert!(err.to_string().contains("--force"), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), before);
+        other.write_into(&dir, true).unwrap();
+        assert_eq!(Snapshot::read(&path).unwrap().items.len(), 1);
+        // No temporary files are left behind.
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn latest_picks_the_newest_date_and_ignores_other_files() {
+        let dir = tempdir("latest");
+        assert!(matches!(latest(&dir), Err(Error::SourceUnavailable { .. })));
+        sample("2025-12-18").write_into(&dir, false).unwrap();
+        sample("2026-08-20").write_into(&dir, false).unwrap();
+        fs::write(dir.join("notes.json"), "{}").unwrap();
+        fs::write(dir.join("2099-13-01.json"), "{}").unwrap();
+        assert_eq!(latest(&dir).unwrap(), dir.join("2026-08-20.json"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn damaged_files_are_clear_errors() {
+        let dir = tempdir("damaged");
+        let path = sample("2025-12-31").write_into(&dir, false).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, text.replace("\"item_count\":2", "\"item_count\":3")).unwrap();
+        assert!(Snapshot::read(&path).unwrap_err().to_string().contains("damaged"));
+        fs::write(&path, &text[..text.len() / 2]).unwrap();
+        assert!(Snapshot::read(&path).unwrap_err().to_string().contains("not an x402dir snapshot"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dates_must_be_real() {
+        assert!(parse_date("2025-12-31").is_ok());
+        for bad in ["2025-02-30", "2025-13-01", "25-12-31", "2025-1-1", "2025-12-31T00:00:00Z", "../x"] {
+            assert!(parse_date(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! One error type for the library, with messages written for the person at the terminal.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::method::query::FilterError;
+
+#[derive(Debug)]
+pub enum Error {
+    /// No usable source: no snapshot, or one the reader cannot interpret (method §3.10).
+    /// Distinct from an empty answer, which is a success.
+    SourceUnavailable { what: String, fix: String },
+    /// A filter value that cannot be used.
+    Filter(FilterError),
+    /// Reading or writing a file failed.
+    Io { path: PathBuf, source: std::io::Error },
+    /// A file is not valid JSON, or not of the expected shape.
+    Input { path: PathBuf, message: String },
+    /// A content file (pattern list, segment rules, asset table) is malformed.
+    Content { file: String, line: usize, message: String },
+    /// Refused to do something that would lose or overwrite data.
+    Refused(String),
+}
+
+impl Error {
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Error {
+        Error::Io { path: path.as_ref().to_path_buf(), source }
+    }
+
+    pub fn input(path: impl AsRef<Path>, message: impl Into<String>) -> Error {
+        Error::Input { path: path.as_ref().to_path_buf(), message: message.into() }
+    }
+
+    pub fn content(file: &str, line: usize, message: &str) -> Error {
+        Error::Content { file: file.to_owned(), line, message: message.to_owned() }
+    }
+
+    /// The code an answer envelope or exit status uses for this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::SourceUnavailable { .. } => "SOURCE_UNAVAILABLE",
+            Error::Filter(_) => "INVALID_FILTER",
+            Error::Io { .. } => "IO_ERROR",
+            Error::Input { .. } => "INVALID_INPUT",
+            Error::Content { .. } => "INVALID_CONTENT",
+            Error::Refused(_) => "REFUSED",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::SourceUnavailable { what, fix } => write!(f, "SOURCE_UNAVAILABLE: {what}; {fix}"),
+            Error::Filter(e) => write!(f, "{e}"),
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Input { path, message } => write!(f, "{}: {message}", path.display()),
+            Error::Content { file, line: 0, message } => write!(f, "{file}: {message}"),
+            Error::Content { file, line, message } => write!(f, "{file}:{line}: {message}"),
+            Error::Refused(message) => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::Filter(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<FilterError> for Error {
+    fn from(e: FilterError) -> Error {
+        Error::Filter(e)
+    }
+}

@@ -1,0 +1,14 @@
+//! x402dir: a checkable static directory of paid x402 resources.
+//!
+//! - [`catalogue`]: catalogue items as read, dumps imported, snapshots stored;
+//! - [`method`]: the directory method — normalise, query, rank, figures, screen;
+//! - [`site`]: the static site built from a snapshot.
+
+pub mod catalogue;
+pub mod config;
+pub mod error;
+pub mod method;
+pub mod site;
+pub mod terminal;
+
+pub use error::Error;

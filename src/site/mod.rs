@@ -1,0 +1,3 @@
+//! The static site: how resources are named in it (paths).
+
+pub mod paths;
