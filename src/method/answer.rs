@@ -1,0 +1,210 @@
+//! The answer envelope (method §3.6): the one shape every surface returns.
+
+use std::cmp::Ordering;
+
+use serde::Serialize;
+
+use super::assets::Decimal;
+use super::figures::Thousandths;
+use super::index::{Entry, Index, Price};
+use super::normalise::contains_word;
+use super::query::{tokenise, Filters};
+use super::screen::Withheld;
+use super::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub meta: Meta,
+    pub data: Vec<Row>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Meta {
+    pub method: MethodRef,
+    pub segments: VersionRef,
+    pub screening: VersionRef,
+    pub assets: VersionRef,
+    pub snapshot: SnapshotRef,
+    /// The three limits of the source, stated in every answer.
+    pub limits: Vec<&'static str>,
+    pub query: QueryApplied,
+    pub total_matched: usize,
+    pub returned: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MethodRef {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VersionRef {
+    pub version: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SnapshotRef {
+    pub date: String,
+    pub complete: bool,
+    pub items: usize,
+    pub reported_total: Option<u64>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryApplied {
+    pub text: String,
+    /// The normalised tokens every result contains as whole words.
+    pub tokens: Vec<String>,
+    pub token_list_empty: bool,
+    pub dropped_short: Vec<String>,
+    pub dropped_over_limit: Vec<String>,
+    pub filters: Filters,
+    /// The rule applied, in words, so an empty answer explains itself.
+    pub rule: String,
+}
+
+/// One result. Field names are a public contract.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub resource: String,
+    pub service_name: Option<String>,
+    pub description: Option<String>,
+    pub description_withheld: Option<Withheld>,
+    pub prices: Vec<Price>,
+    pub min_price_usd: Option<Decimal>,
+    pub networks: Vec<String>,
+    pub match_score: u32,
+    pub unique_payers_30d: Option<u64>,
+    pub calls_30d: Option<u64>,
+    pub calls_per_payer: Option<Thousandths>,
+    pub days_since_last_call: Option<u64>,
+    pub segments: Vec<String>,
+    pub operator_listing: bool,
+    pub page: String,
+}
+
+/// How many query tokens occur as whole words in the entry's description.
+pub fn match_score(entry: &Entry, tokens: &[String]) -> u32 {
+    tokens.iter().filter(|t| contains_word(&entry.description_haystack, t)).count() as u32
+}
+
+/// True when the entry passes every token and filter.
+pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters, method: &Method) -> bool {
+    if !tokens.iter().all(|t| contains_word(&entry.haystack, t)) {
+        return false;
+    }
+    if let Some(network) = &filters.network {
+        let wanted = method.assets.canonical_network(network);
+        if !entry.networks.iter().any(|n| n == wanted) {
+            return false;
+        }
+    }
+    if let Some(max) = &filters.max_price {
+        match &entry.min_price_usd {
+            Some(price) if price.cmp_exact(max) != Ordering::Greater => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Answers a query over an index, by the method's rule, with no relaxed second search.
+pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> Answer {
+    let tokens = tokenise(text);
+    let mut matched: Vec<(u32, &Entry)> = index
+        .entries
+        .iter()
+        .filter(|e| qualifies(e, &tokens.tokens, filters, method))
+        .map(|e| (match_score(e, &tokens.tokens), e))
+        .collect();
+    matched.sort_by(|(sa, a), (sb, b)| a.rank_key(*sa).cmp(&b.rank_key(*sb)));
+    let total_matched = matched.len();
+    matched.truncate(filters.limit);
+    let data: Vec<Row> = matched.into_iter().map(|(score, e)| row(e, score, index, method)).collect();
+    Answer {
+        meta: Meta {
+            method: method_ref(method),
+            segments: VersionRef { version: method.segments.version.clone() },
+            screening: VersionRef { version: method.screen.version.clone() },
+            assets: VersionRef { version: method.assets.version.clone() },
+            snapshot: SnapshotRef {
+                date: index.header.date.clone(),
+                complete: index.header.complete,
+                items: index.header.item_count,
+                reported_total: index.header.reported_total,
+                source: index.header.source.url.clone(),
+            },
+            limits: SOURCE_LIMITS.to_vec(),
+            query: QueryApplied {
+                text: text.to_owned(),
+                token_list_empty: tokens.tokens.is_empty(),
+                rule: rule_text(&tokens.tokens, filters),
+                tokens: tokens.tokens,
+                dropped_short: tokens.dropped_short,
+                dropped_over_limit: tokens.dropped_over_limit,
+                filters: filters.clone(),
+            },
+            total_matched,
+            returned: data.len(),
+        },
+        data,
+    }
+}
+
+pub fn method_ref(method: &Method) -> MethodRef {
+    MethodRef {
+        name: "x402dir directory method",
+        version: DISCOVERY_METHOD_VERSION,
+        url: format!("{}/method/{}/", method.site.base_url, DISCOVERY_METHOD_VERSION),
+    }
+}
+
+/// A result row for an entry.
+pub fn row(e: &Entry, match_score: u32, index: &Index, method: &Method) -> Row {
+    Row {
+        resource: e.resource.url.clone(),
+        service_name: e.resource.service_name.clone(),
+        description: e.public_description().map(str::to_owned),
+        description_withheld: e.withheld.clone(),
+        prices: e.prices.clone(),
+        min_price_usd: e.min_price_usd,
+        networks: e.networks.clone(),
+        match_score,
+        unique_payers_30d: e.figures.unique_payers_30d,
+        calls_30d: e.figures.calls_30d,
+        calls_per_payer: e.figures.calls_per_payer,
+        days_since_last_call: e.figures.days_since_last_call,
+        segments: e.segments.clone(),
+        operator_listing: e.operator_listing,
+        page: format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug),
+    }
+}
+
+/// The rule applied to this query, in plain words.
+pub fn rule_text(tokens: &[String], filters: &Filters) -> String {
+    let mut parts = Vec::new();
+    if tokens.is_empty() {
+        parts.push("no usable query token, so every ranked resource is listed in browse order".to_owned());
+    } else {
+        let quoted: Vec<String> = tokens.iter().map(|t| format!("\"{t}\"")).collect();
+        parts.push(format!(
+            "every token ({}) must occur as a whole word in the description, service name, URL or tags; \
+             no stemming, synonyms or partial words",
+            quoted.join(", ")
+        ));
+    }
+    if let Some(max) = &filters.max_price {
+        parts.push(format!("lowest USD-stablecoin price at most {max} per call"));
+    }
+    if let Some(network) = &filters.network {
+        parts.push(format!("accepts payment on network {network}"));
+    }
+    parts.push(format!(
+        "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), then resource URL; first {} returned",
+        filters.limit
+    ));
+    parts.join("; ")
+}

@@ -1,0 +1,213 @@
+//! The ranked index of one snapshot: every listing read, screened, labelled and given
+//! its figures, in browse order. Answers and pages are all computed from it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use time::Date;
+
+use super::assets::Decimal;
+use super::figures::{figures, Figures};
+use super::normalise::normalise_fields;
+use super::rank::RankKey;
+use super::screen::Withheld;
+use super::Method;
+use crate::catalogue::model::Resource;
+use crate::catalogue::snapshot::{Header, Snapshot};
+use crate::site::paths::{host_of, resource_slug};
+
+/// One resource as the method sees it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub resource: Resource,
+    /// Normalised description, service name, URL and tags (method §3.1).
+    pub haystack: String,
+    /// Normalised description alone; a withheld description contributes nothing, so its
+    /// words cannot be recovered from what is published.
+    pub description_haystack: String,
+    pub withheld: Option<Withheld>,
+    pub segments: Vec<String>,
+    pub figures: Figures,
+    pub prices: Vec<Price>,
+    /// Lowest USD price among accepts paid in a known USD stablecoin.
+    pub min_price_usd: Option<Decimal>,
+    /// Distinct networks accepted, as CAIP-2 ids where the table knows the alias.
+    pub networks: Vec<String>,
+    /// Operated by the site's operator: disclosed, never boosted.
+    pub operator_listing: bool,
+    pub slug: String,
+}
+
+impl Entry {
+    /// The description that may be published: `None` when absent or withheld.
+    pub fn public_description(&self) -> Option<&str> {
+        if self.withheld.is_some() {
+            None
+        } else {
+            self.resource.description.as_deref()
+        }
+    }
+
+    pub fn rank_key(&self, match_score: u32) -> RankKey<'_> {
+        RankKey {
+            match_score,
+            unique_payers_30d: self.figures.unique_payers_30d,
+            calls_30d: self.figures.calls_30d,
+            resource: &self.resource.url,
+        }
+    }
+}
+
+/// A price asked on one network.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Price {
+    /// The network as the listing names it.
+    pub network: String,
+    /// Its CAIP-2 id where known.
+    pub network_id: String,
+    pub testnet: bool,
+    pub scheme: Option<String>,
+    pub asset: Option<String>,
+    /// Atomic units, as exact digits.
+    pub amount_atomic: String,
+    /// The amount in USD, when the asset is a known mainnet USD stablecoin.
+    pub usd: Option<Decimal>,
+    pub asset_symbol: Option<String>,
+}
+
+/// What happened to listings that did not become plain entries.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    /// Items with no usable resource URL (position in the snapshot, reason).
+    pub rejected: Vec<Rejected>,
+    /// The same URL listed again by the same owner: the newest listing is kept.
+    pub collapsed: Vec<Collapsed>,
+    /// The same URL claimed by different payTo addresses: held out of the index.
+    pub quarantined: Vec<Conflict>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rejected {
+    pub position: usize,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Collapsed {
+    pub resource: String,
+    pub kept_position: usize,
+    pub dropped_positions: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Conflict {
+    pub resource: String,
+    pub claims: Vec<Claim>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Claim {
+    pub position: usize,
+    pub pay_to: Vec<String>,
+    pub last_updated: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Index {
+    pub header: Header,
+    pub date: Date,
+    /// In browse order (the order of a query with no tokens).
+    pub entries: Vec<Entry>,
+    pub report: Report,
+}
+
+impl Index {
+    pub fn build(snapshot: &Snapshot, method: &Method) -> Index {
+        let date = snapshot.date();
+        let mut report = Report::default();
+        // Group listings by exact URL, keeping snapshot positions.
+        let mut by_url: BTreeMap<String, Vec<(usize, Resource)>> = BTreeMap::new();
+        for (position, item) in snapshot.items.iter().enumerate() {
+            match Resource::from_value(item) {
+                Ok(r) => by_url.entry(r.url.clone()).or_default().push((position, r)),
+                Err(rejection) => report.rejected.push(Rejected { position, reason: rejection.reason }),
+            }
+        }
+        let mut entries = Vec::with_capacity(by_url.len());
+        for (url, mut listings) in by_url {
+            if listings.len() > 1 {
+                let owners = listings[0].1.pay_to_set();
+                if listings.iter().any(|(_, r)| r.pay_to_set() != owners) {
+                    report.quarantined.push(Conflict {
+                        resource: url,
+                        claims: listings
+                            .iter()
+                            .map(|(p, r)| Claim { position: *p, pay_to: r.pay_to_set(), last_updated: r.last_updated.clone() })
+                            .collect(),
+                    });
+                    continue;
+                }
+                // Same owner: the most recently updated listing stands (later position on a tie).
+                listings.sort_by(|(pa, a), (pb, b)| a.last_updated.cmp(&b.last_updated).then(pa.cmp(pb)));
+                let (kept, _) = listings.last().expect("non-empty");
+                let mut dropped: Vec<usize> = listings[..listings.len() - 1].iter().map(|(p, _)| *p).collect();
+                dropped.sort_unstable();
+                report.collapsed.push(Collapsed { resource: url, kept_position: *kept, dropped_positions: dropped });
+            }
+            let (_, resource) = listings.pop().expect("non-empty");
+            entries.push(Entry::new(resource, date, method));
+        }
+        entries.sort_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
+        report.rejected.sort_by_key(|r| r.position);
+        Index { header: snapshot.header.clone(), date, entries, report }
+    }
+}
+
+impl Entry {
+    fn new(resource: Resource, date: Date, method: &Method) -> Entry {
+        let withheld = resource.description.as_deref().and_then(|d| method.screen.screen(d));
+        let description = if withheld.is_some() { "" } else { resource.description.as_deref().unwrap_or("") };
+        let service_name = resource.service_name.as_deref().unwrap_or("");
+        let haystack = normalise_fields(
+            [description, service_name, resource.url.as_str()].into_iter().chain(resource.tags.iter().map(String::as_str)),
+        );
+        let description_haystack = normalise_fields([description]);
+        let segments = method.segments.labels(&haystack);
+
+        let mut prices = Vec::new();
+        let mut networks: Vec<String> = Vec::new();
+        for accept in &resource.accepts {
+            let Some(network) = accept.network.as_deref() else { continue };
+            let network_id = method.assets.canonical_network(network).to_owned();
+            if !networks.contains(&network_id) {
+                networks.push(network_id.clone());
+            }
+            let Some(amount) = accept.amount else { continue };
+            let coin = accept.asset.as_deref().and_then(|a| method.assets.usd_stablecoin(&network_id, a));
+            prices.push(Price {
+                network: network.to_owned(),
+                testnet: method.assets.is_testnet(&network_id),
+                network_id,
+                scheme: accept.scheme.clone(),
+                asset: accept.asset.clone(),
+                amount_atomic: amount.to_string(),
+                usd: coin.map(|c| Decimal::new(amount, c.decimals)),
+                asset_symbol: coin.map(|c| c.symbol.clone()),
+            });
+        }
+        let min_price_usd = prices.iter().filter_map(|p| p.usd).min_by(|a, b| a.cmp_exact(b));
+        Entry {
+            operator_listing: method.site.is_operator_host(&host_of(&resource.url)),
+            slug: resource_slug(&resource.url),
+            figures: figures(&resource.quality, date),
+            resource,
+            haystack,
+            description_haystack,
+            withheld,
+            segments,
+            prices,
+            min_price_usd,
+            networks,
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The directory method (SPEC §3): how text is normalised, how a query is read, which
+//! resources qualify, how they are ordered and which figures are published.
+
+pub mod answer;
+pub mod assets;
+pub mod figures;
+pub mod index;
+pub mod normalise;
+pub mod query;
+pub mod rank;
+pub mod screen;
+pub mod segments;
+
+use crate::config::SiteConfig;
+use assets::AssetTable;
+use screen::PatternList;
+use segments::SegmentRules;
+
+/// Covers normalising, querying, ranking and figures (§3.1–3.5). Minor at least for any
+/// change that can move a position or change a figure's meaning; major for removing a
+/// field or changing its type; patch for adding a field or a default-off filter.
+pub const DISCOVERY_METHOD_VERSION: &str = "1.0.0";
+
+/// The three limits of the source, stated in every answer and on every page with figures.
+pub const SOURCE_LIMITS: [&str; 3] = [
+    "The catalogue counts only payments settled through it: a resource used through another \
+     facilitator or a direct agreement looks quiet here. Quiet is not absence of use.",
+    "Figures are a snapshot, not a live reading: they are as of the snapshot date named in this answer.",
+    "Descriptions are the providers' own words and are not verified, only screened for text aimed at AI agents.",
+];
+
+/// Everything the method reads besides the snapshot: the versioned content files.
+#[derive(Debug, Clone, Copy)]
+pub struct Method<'a> {
+    pub assets: &'a AssetTable,
+    pub screen: &'a PatternList,
+    pub segments: &'a SegmentRules,
+    pub site: &'a SiteConfig,
+}
+
+impl Method<'static> {
+    /// The content files compiled into this binary.
+    pub fn embedded() -> Method<'static> {
+        Method {
+            assets: AssetTable::embedded(),
+            screen: PatternList::embedded(),
+            segments: SegmentRules::embedded(),
+            site: SiteConfig::embedded(),
+        }
+    }
+}
