@@ -1,0 +1,127 @@
+//! The `x402dir` command line: a thin layer over the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use x402dir::catalogue::{import, snapshot};
+use x402dir::method::answer::answer;
+use x402dir::method::index::Index;
+use x402dir::method::query::Filters;
+use x402dir::method::Method;
+use x402dir::{terminal, Error};
+
+#[derive(Parser)]
+#[command(name = "x402dir", version, about = "A checkable static directory of paid x402 resources")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Import a catalogue dump (API page, crawler cache or list of items) as a dated snapshot.
+    Import {
+        /// The dump to import.
+        file: PathBuf,
+        /// The snapshot's date, YYYY-MM-DD: the date every figure is computed against.
+        #[arg(long)]
+        date: String,
+        /// Folder the snapshot is written to.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Replace an existing snapshot of the same date.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Answer a query by the directory method and print the answer envelope.
+    Query {
+        /// Snapshot file to answer from (default: the newest in --snapshots-dir).
+        #[arg(long)]
+        snapshot: Option<PathBuf>,
+        /// Folder holding dated snapshots.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+        /// Highest USD price per call, inclusive (e.g. 0.01).
+        #[arg(long, value_name = "USD", allow_hyphen_values = true)]
+        max_price: Option<String>,
+        /// Only resources that accept payment on this network (e.g. eip155:8453 or base).
+        #[arg(long, value_name = "ID")]
+        network: Option<String>,
+        /// How many results to return, 1 to 50 (default 10).
+        #[arg(long, value_name = "N", allow_hyphen_values = true)]
+        limit: Option<String>,
+        /// Print the JSON answer envelope instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// The query words; every usable token must match as a whole word.
+        words: Vec<String>,
+    },
+}
+
+/// Exit status: 1 for errors, 2 for usage (clap's), 3 when no source is available.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::SourceUnavailable { .. } => 3,
+        Error::Filter(_) => 2,
+        _ => 1,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = matches!(cli.command, Command::Query { json: true, .. });
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if json {
+                let body = serde_json::json!({"error": {"code": e.code(), "message": e.to_string()}});
+                println!("{body}");
+            }
+            eprintln!("error: {e}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Error> {
+    match command {
+        Command::Import { file, date, dir, force } => {
+            let snap = import::import_file(&file, &date)?;
+            let path = snap.write_into(&dir, force)?;
+            let h = &snap.header;
+            println!(
+                "imported {} items into {} ({}{})",
+                h.item_count,
+                path.display(),
+                if h.complete { "complete" } else { "partial" },
+                h.reported_total.map_or(String::new(), |t| format!(", source reported {t}"))
+            );
+            Ok(())
+        }
+        Command::Query { snapshot: path, snapshots_dir, max_price, network, limit, json, words } => {
+            let filters = Filters::parse(max_price.as_deref(), network.as_deref(), limit.as_deref())?;
+            let path = match path {
+                Some(p) if !p.exists() => {
+                    return Err(Error::SourceUnavailable {
+                        what: format!("snapshot {} does not exist", p.display()),
+                        fix: "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots".into(),
+                    })
+                }
+                Some(p) => p,
+                None => snapshot::latest(&snapshots_dir)?,
+            };
+            let snap = snapshot::Snapshot::read(&path)?;
+            let method = Method::embedded();
+            let index = Index::build(&snap, &method);
+            let answer = answer(&index, &method, &words.join(" "), &filters);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&answer).expect("answers serialise"));
+            } else {
+                print!("{}", terminal::render(&answer));
+            }
+            Ok(())
+        }
+    }
+}

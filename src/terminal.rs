@@ -1,0 +1,100 @@
+//! Plain-text rendering of answers for a terminal.
+//!
+//! Catalogue text is foreign: control characters (escape sequences could rewrite the
+//! screen) are replaced before anything is printed.
+
+use std::fmt::Write;
+
+use crate::method::answer::Answer;
+
+/// Replaces control characters (C0, DEL, C1) and bidi/zero-width format characters
+/// with U+FFFD, so foreign text cannot move the cursor or reorder a line.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let format_char = matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}');
+            if c.is_control() || format_char {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(max - 1).collect::<String>())
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map_or_else(|| "-".to_owned(), T::to_string)
+}
+
+/// The answer as a table with its rule, limits and counts.
+pub fn render(answer: &Answer) -> String {
+    let m = &answer.meta;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "x402dir method {} · snapshot {}{} · segments {} · screening {}",
+        m.method.version,
+        m.snapshot.date,
+        if m.snapshot.complete { "" } else { " (partial)" },
+        m.segments.version,
+        m.screening.version
+    );
+    let tokens = if m.query.token_list_empty { "(empty token list)".to_owned() } else { m.query.tokens.join(" ") };
+    let _ = writeln!(out, "tokens: {}", printable(&tokens));
+    let _ = writeln!(out, "rule: {}", printable(&m.query.rule));
+    let _ = writeln!(out, "matched {}, showing {}", m.total_matched, m.returned);
+    out.push('\n');
+    if answer.data.is_empty() {
+        out.push_str("No resource matches this rule. (An empty answer is an answer: nothing was relaxed.)\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "{:>3}  {:>7}  {:>8}  {:>11}  {:>5}  {:>5}  {:>10}  resource",
+            "#", "payers", "calls", "calls/payer", "days", "match", "min USD"
+        );
+        for (i, r) in answer.data.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{:>3}  {:>7}  {:>8}  {:>11}  {:>5}  {:>5}  {:>10}  {}",
+                i + 1,
+                opt(&r.unique_payers_30d),
+                opt(&r.calls_30d),
+                r.calls_per_payer.map_or("-".to_owned(), |t| t.fixed()),
+                opt(&r.days_since_last_call),
+                r.match_score,
+                opt(&r.min_price_usd),
+                printable(&r.resource)
+            );
+            let text = match (&r.description, &r.description_withheld) {
+                (_, Some(w)) => format!("[description withheld: matched {} screening pattern(s)]", w.patterns_matched),
+                (Some(d), None) => clip(&printable(d), 100),
+                (None, None) => "[no description]".to_owned(),
+            };
+            let _ = writeln!(out, "{:>3}  {}", "", text);
+        }
+    }
+    out.push('\n');
+    for (i, limit) in m.limits.iter().enumerate() {
+        let _ = writeln!(out, "limit {}: {limit}", i + 1);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_and_format_characters_are_neutralised() {
+        assert_eq!(printable("a\u{1b}[2Jb\u{202E}c\u{200B}d\te"), "a\u{FFFD}[2Jb\u{FFFD}c\u{FFFD}d\u{FFFD}e");
+        assert_eq!(printable("天气 ✓"), "天气 ✓");
+    }
+}

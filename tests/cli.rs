@@ -1,0 +1,133 @@
+//! The `x402dir` binary: exit codes, errors and output, run as a user would.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::{repo_root, temp_dir};
+use serde_json::Value;
+
+fn x402dir(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_x402dir")).args(args).current_dir(repo_root()).output().expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in [&["--help"][..], &["query", "--help"], &["import", "--help"]] {
+        let o = x402dir(sub);
+        assert!(o.status.success(), "{sub:?}");
+        assert!(stdout(&o).contains("Usage:"), "{sub:?}");
+    }
+}
+
+#[test]
+fn query_json_answers_from_the_newest_embedded_snapshot() {
+    let o = x402dir(&["query", "--json", "ethereum"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["meta"]["snapshot"]["date"], "2026-08-20");
+    assert_eq!(v["meta"]["method"]["version"], "1.0.0");
+    assert_eq!(v["meta"]["query"]["tokens"], serde_json::json!(["ethereum"]));
+    assert_eq!(v["meta"]["limits"].as_array().unwrap().len(), 3);
+    let data = v["data"].as_array().unwrap();
+    assert_eq!(v["meta"]["returned"].as_u64().unwrap() as usize, data.len());
+    assert!(v["meta"]["total_matched"].as_u64().unwrap() >= data.len() as u64);
+    for row in data {
+        for key in ["resource", "match_score", "unique_payers_30d", "calls_30d", "calls_per_payer", "days_since_last_call", "description", "description_withheld"] {
+            assert!(row.get(key).is_some(), "missing {key}");
+        }
+    }
+}
+
+#[test]
+fn a_query_that_matches_nothing_is_a_success_with_the_rule() {
+    let o = x402dir(&["query", "--json", "zzqqxxnotaword"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["data"], serde_json::json!([]));
+    assert_eq!(v["meta"]["total_matched"], 0);
+    assert!(v["meta"]["query"]["rule"].as_str().unwrap().contains("zzqqxxnotaword"));
+    let o = x402dir(&["query", "zzqqxxnotaword"]);
+    assert!(stdout(&o).contains("No resource matches this rule"));
+}
+
+#[test]
+fn no_snapshot_is_source_unavailable_with_exit_3() {
+    let empty = temp_dir("cli-empty");
+    let o = x402dir(&["query", "--snapshots-dir", empty.to_str().unwrap(), "weather"]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.starts_with("error: SOURCE_UNAVAILABLE"), "{err}");
+    assert!(err.contains("x402dir fetch") && err.contains("import"), "says what would fix it: {err}");
+    assert_eq!(err.lines().count(), 1, "one-line error");
+    let o = x402dir(&["query", "--json", "--snapshot", "/nonexistent/2025-01-01.json", "weather"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["error"]["code"], "SOURCE_UNAVAILABLE");
+}
+
+#[test]
+fn bad_filter_values_are_clear_errors_not_clamped() {
+    for (args, needle) in [
+        (&["query", "--limit", "0", "x"][..], "limit"),
+        (&["query", "--limit", "51", "x"], "limit"),
+        (&["query", "--limit", "abc", "x"], "limit"),
+        (&["query", "--max-price", "-1", "x"], "max_price"),
+        (&["query", "--max-price", "1e-3", "x"], "max_price"),
+        (&["query", "--network", "Base Mainnet", "x"], "network"),
+    ] {
+        let o = x402dir(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.starts_with("error: invalid ") && err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1);
+    }
+}
+
+#[test]
+fn import_writes_a_snapshot_and_refuses_to_clobber() {
+    let dir = temp_dir("cli-import");
+    let dump = repo_root().join("../shared/data/catalogue/cdp-discovery-page_2026-08-20_agentcount.json");
+    let d = dir.to_str().unwrap();
+    let o = x402dir(&["import", dump.to_str().unwrap(), "--date", "2026-08-20", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("imported 20 items"));
+    let before = std::fs::read(dir.join("2026-08-20.json")).unwrap();
+    let o = x402dir(&["import", dump.to_str().unwrap(), "--date", "2026-08-20", "--dir", d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--force"));
+    assert_eq!(std::fs::read(dir.join("2026-08-20.json")).unwrap(), before);
+    // A bad input loses nothing and says what is wrong.
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"items\": [").unwrap();
+    let o = x402dir(&["import", junk.to_str().unwrap(), "--date", "2026-08-21", "--dir", d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not valid JSON"));
+    assert!(!dir.join("2026-08-21.json").exists());
+    let o = x402dir(&["import", dump.to_str().unwrap(), "--date", "2026-02-30", "--dir", d]);
+    assert!(stderr(&o).contains("YYYY-MM-DD"));
+    // And the imported snapshot answers queries.
+    let o = x402dir(&["query", "--json", "--snapshots-dir", d, "ens"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["meta"]["total_matched"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn terminal_output_states_limits_rule_and_counts() {
+    let o = x402dir(&["query", "--snapshot", "content/snapshots/2025-12-31.json", "weather"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("snapshot 2025-12-31"));
+    assert!(out.contains("rule: every token (\"weather\")"));
+    assert!(out.contains("limit 1: The catalogue counts only payments settled through it"));
+    assert!(out.contains("matched "));
+    assert!(!out.contains('\u{1b}'), "no raw escape characters from catalogue text");
+}

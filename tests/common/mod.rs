@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use x402dir::catalogue::snapshot::{Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The real dumps, as imported into content/snapshots (the embedded default).
+pub fn real_snapshot(date: &str) -> Snapshot {
+    Snapshot::read(&repo_root().join("content/snapshots").join(format!("{date}.json"))).expect("embedded snapshot reads")
+}
+
+pub const REAL_DATES: [&str; 3] = ["2025-12-18", "2025-12-31", "2026-08-20"];
+
+/// A synthetic snapshot (for tests only) holding `items` as given.
+pub fn synthetic_snapshot(date: &str, items: Vec<Value>) -> Snapshot {
+    Snapshot {
+        header: Header {
+            format: FORMAT_NAME.into(),
+            format_version: FORMAT_VERSION,
+            date: date.into(),
+            source: Source { url: "synthetic".into(), via: "test".into(), file: None, shape: None, sha256: None },
+            taken_at: None,
+            recorded_at: "2026-01-01T00:00:00Z".into(),
+            reported_total: Some(items.len() as u64),
+            complete: true,
+            item_count: items.len(),
+            notes: vec!["synthetic test data".into()],
+        },
+        items,
+    }
+}
+
+/// A fresh empty folder under the system temp dir.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("x402dir-it-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn read_lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A synthetic v2 item with counters.
+pub fn item(url: &str, description: &str, payers: Option<u64>, calls: Option<u64>) -> Value {
+    let mut quality = serde_json::Map::new();
+    if let Some(p) = payers {
+        quality.insert("l30DaysUniquePayers".into(), p.into());
+    }
+    if let Some(c) = calls {
+        quality.insert("l30DaysTotalCalls".into(), c.into());
+    }
+    serde_json::json!({
+        "resource": url,
+        "type": "http",
+        "x402Version": 2,
+        "description": description,
+        "accepts": [{"scheme": "exact", "network": "eip155:8453", "amount": "10000",
+                     "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "payTo": "0x1111111111111111111111111111111111111111"}],
+        "quality": quality,
+    })
+}
