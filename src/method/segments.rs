@@ -3,8 +3,10 @@
 
 use std::sync::OnceLock;
 
+use aho_corasick::AhoCorasick;
+
 use crate::error::Error;
-use crate::method::normalise::{contains_phrase, normalise};
+use crate::method::normalise::normalise;
 
 const RULES_FILE: &str = "content/segments.txt";
 const RULES_TEXT: &str = include_str!("../../content/segments.txt");
@@ -17,10 +19,14 @@ pub struct Segment {
     pub keywords: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct SegmentRules {
     pub version: String,
     pub segments: Vec<Segment>,
+    /// Every keyword, padded with a space on each side (a whole-word match in a
+    /// normalised haystack), in one automaton; `owner[i]` is pattern i's segment.
+    matcher: AhoCorasick,
+    owner: Vec<usize>,
 }
 
 impl SegmentRules {
@@ -60,17 +66,27 @@ impl SegmentRules {
             }
         }
         let version = version.ok_or_else(|| Error::content(RULES_FILE, 0, "no `version = ` line"))?;
-        Ok(SegmentRules { version, segments })
+        let mut padded = Vec::new();
+        let mut owner = Vec::new();
+        for (i, s) in segments.iter().enumerate() {
+            for k in &s.keywords {
+                padded.push(format!(" {k} "));
+                owner.push(i);
+            }
+        }
+        let matcher = AhoCorasick::new(&padded).map_err(|e| Error::content(RULES_FILE, 0, &format!("keywords do not compile: {e}")))?;
+        Ok(SegmentRules { version, segments, matcher, owner })
     }
 
     /// The ids of the segments whose keywords occur in the normalised `haystack`, in
     /// the order the rules file lists them.
     pub fn labels(&self, haystack: &str) -> Vec<String> {
-        self.segments
-            .iter()
-            .filter(|s| s.keywords.iter().any(|k| contains_phrase(haystack, k)))
-            .map(|s| s.id.clone())
-            .collect()
+        let mut hit = vec![false; self.segments.len()];
+        // Overlapping search: adjacent keywords share the space between them.
+        for m in self.matcher.find_overlapping_iter(haystack) {
+            hit[self.owner[m.pattern().as_usize()]] = true;
+        }
+        self.segments.iter().zip(hit).filter(|(_, h)| *h).map(|(s, _)| s.id.clone()).collect()
     }
 }
 
