@@ -166,18 +166,18 @@ impl Resource {
         })
     }
 
-    /// The distinct payTo addresses of this listing, in order of first appearance.
-    /// EVM addresses compare case-insensitively, so they are lower-cased here.
+    /// The distinct payTo addresses of this listing, sorted, so two listings with the
+    /// same owners compare equal whatever the order of their payment options. EVM
+    /// addresses compare case-insensitively, so they are lower-cased here.
     pub fn pay_to_set(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for a in &self.accepts {
-            if let Some(p) = &a.pay_to {
-                let key = if p.starts_with("0x") { p.to_ascii_lowercase() } else { p.clone() };
-                if !out.contains(&key) {
-                    out.push(key);
-                }
-            }
-        }
+        let mut out: Vec<String> = self
+            .accepts
+            .iter()
+            .filter_map(|a| a.pay_to.as_ref())
+            .map(|p| if p.starts_with("0x") { p.to_ascii_lowercase() } else { p.clone() })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
         out
     }
 }
