@@ -35,6 +35,22 @@ impl Error {
         Error::Content { file: file.to_owned(), line, message: message.to_owned() }
     }
 
+    /// What would fix the error, where the error knows (SOURCE_UNAVAILABLE does).
+    pub fn fix(&self) -> Option<&str> {
+        match self {
+            Error::SourceUnavailable { fix, .. } => Some(fix),
+            _ => None,
+        }
+    }
+
+    /// The error without its code prefix or fix: for structured output.
+    pub fn message(&self) -> String {
+        match self {
+            Error::SourceUnavailable { what, .. } => what.clone(),
+            other => other.to_string(),
+        }
+    }
+
     /// The code an answer envelope or exit status uses for this error.
     pub fn code(&self) -> &'static str {
         match self {

@@ -10,7 +10,7 @@ use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
-use x402dir::{terminal, Error};
+use x402dir::{site, terminal, Error};
 
 #[derive(Parser)]
 #[command(name = "x402dir", version, about = "A checkable static directory of paid x402 resources")]
@@ -34,6 +34,21 @@ enum Command {
         /// Replace an existing snapshot of the same date.
         #[arg(long)]
         force: bool,
+    },
+    /// Build the static site: one dated folder per snapshot, plus the root index.
+    Build {
+        /// Snapshot file to build (repeatable). Default: every snapshot in --snapshots-dir.
+        #[arg(long)]
+        snapshot: Vec<PathBuf>,
+        /// Build every snapshot in --snapshots-dir (the default when no --snapshot is given).
+        #[arg(long, conflicts_with = "snapshot")]
+        all: bool,
+        /// Folder holding dated snapshots.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+        /// Output folder.
+        #[arg(long, default_value = "public")]
+        out: PathBuf,
     },
     /// Answer a query by the directory method and print the answer envelope.
     Query {
@@ -76,7 +91,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if json {
-                let body = serde_json::json!({"error": {"code": e.code(), "message": e.to_string()}});
+                // The same error shape as the browser composer's.
+                let mut error = serde_json::json!({"code": e.code(), "message": e.message()});
+                if let Some(fix) = e.fix() {
+                    error["fix"] = fix.into();
+                }
+                let body = serde_json::json!({ "error": error });
                 println!("{body}");
             }
             eprintln!("error: {e}");
@@ -98,6 +118,19 @@ fn run(command: Command) -> Result<(), Error> {
                 if h.complete { "complete" } else { "partial" },
                 h.reported_total.map_or(String::new(), |t| format!(", source reported {t}"))
             );
+            Ok(())
+        }
+        Command::Build { snapshot: paths, all: _, snapshots_dir, out } => {
+            let paths = if paths.is_empty() { snapshot::list(&snapshots_dir)? } else { paths };
+            if paths.is_empty() {
+                return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
+            }
+            let started = std::time::Instant::now();
+            let built = site::build(&paths, &out, &Method::embedded())?;
+            for b in &built {
+                println!("built {}: {} resources, {} files in {}", b.date, b.entries, b.files, out.join(&b.date).display());
+            }
+            println!("done in {:.2} s; open {}", started.elapsed().as_secs_f64(), out.join("index.html").display());
             Ok(())
         }
         Command::Query { snapshot: path, snapshots_dir, max_price, network, limit, json, words } => {

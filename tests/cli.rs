@@ -72,6 +72,8 @@ fn no_snapshot_is_source_unavailable_with_exit_3() {
     assert_eq!(o.status.code(), Some(3));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["error"]["code"], "SOURCE_UNAVAILABLE");
+    assert!(v["error"]["message"].as_str().unwrap().contains("does not exist"));
+    assert!(v["error"]["fix"].as_str().unwrap().contains("--snapshot"));
 }
 
 #[test]

@@ -129,6 +129,10 @@ fn network_filter_matches_whole_ids_and_legacy_aliases() {
     assert_eq!(on("eip155:8453"), vec!["https://caip.example", "https://legacy.example"]);
     assert_eq!(on("base"), vec!["https://caip.example", "https://legacy.example"]);
     assert_eq!(on("solana"), vec!["https://sol.example"]);
+    // The answer states the filter as applied: the CAIP-2 id of the legacy name.
+    let a = answer(&idx, &m, "feed", &Filters::parse(None, Some("base"), None).unwrap());
+    assert_eq!(a.meta.query.filters.network.as_deref(), Some("eip155:8453"));
+    assert!(a.meta.query.rule.contains("accepts payment on network eip155:8453"));
     // Whole ids only: a namespace alone is not a network.
     assert!(on("eip155:845").is_empty());
 }

@@ -113,6 +113,11 @@ pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters, method: &M
 
 /// Answers a query over an index, by the method's rule, with no relaxed second search.
 pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> Answer {
+    // The answer states the filters as applied: a legacy network name becomes its CAIP-2 id.
+    let filters = &Filters {
+        network: filters.network.as_deref().map(|n| method.assets.canonical_network(n).to_owned()),
+        ..filters.clone()
+    };
     let tokens = tokenise(text);
     let mut matched: Vec<(u32, &Entry)> = index
         .entries
