@@ -1,3 +1,328 @@
-//! The static site: how resources are named in it (paths).
+//! The static site: every snapshot becomes a dated, self-contained folder of pages,
+//! JSON and assets; the root lists the dates and points `latest/` at the newest.
 
+pub mod chars;
+pub mod output;
+pub mod pages;
 pub mod paths;
+pub mod shards;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use askama::Template;
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::catalogue::snapshot::{parse_date, Snapshot};
+use crate::error::Error;
+use crate::method::assets::Decimal;
+use crate::method::index::{Entry, Index};
+use crate::method::Method;
+use output::Output;
+use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
+
+/// Files every snapshot folder carries under `static/`.
+const ASSETS: &[(&str, &str)] = &[
+    ("composer.js", include_str!("../../static/composer.js")),
+    ("chars.js", include_str!("../../static/chars.js")),
+    ("search.js", include_str!("../../static/search.js")),
+    ("style.css", include_str!("../../static/style.css")),
+];
+
+/// Published at the site root, under `schema/`.
+const SCHEMAS: &[(&str, &str)] = &[
+    ("answer.schema.json", include_str!("../../content/schema/answer.schema.json")),
+    ("manifest.schema.json", include_str!("../../content/schema/manifest.schema.json")),
+    ("record.schema.json", include_str!("../../content/schema/record.schema.json")),
+];
+
+/// Price bands for browsing, by lowest USD price per call (upper bounds inclusive).
+const PRICE_BANDS: &[(&str, &str, Option<&str>)] = &[
+    ("free", "Free ($0)", Some("0")),
+    ("up-to-0.001", "Up to $0.001", Some("0.001")),
+    ("up-to-0.01", "Over $0.001, up to $0.01", Some("0.01")),
+    ("up-to-0.1", "Over $0.01, up to $0.10", Some("0.1")),
+    ("up-to-1", "Over $0.10, up to $1", Some("1")),
+    ("over-1", "Over $1", None),
+];
+
+#[derive(Debug, Clone)]
+pub struct BuiltSnapshot {
+    pub date: String,
+    pub entries: usize,
+    pub files: usize,
+}
+
+/// Builds the site for `snapshots` into `out`. Each snapshot's folder is written to a
+/// staging folder first and swapped in whole, so a failed build leaves the previous
+/// one in place.
+pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<BuiltSnapshot>, Error> {
+    check_out_dir(out)?;
+    let indexes: Vec<Index> = snapshots
+        .par_iter()
+        .map(|p| Snapshot::read(p).map(|s| Index::build(&s, method)))
+        .collect::<Result<_, _>>()?;
+    let output = Output::new(out);
+    let mut built = Vec::new();
+    for index in &indexes {
+        let files = snapshot_files(index, method)?;
+        swap_in(&output, &index.header.date, &files)?;
+        built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files: files.len() });
+    }
+    write_root(&output)?;
+    Ok(built)
+}
+
+fn check_out_dir(out: &Path) -> Result<(), Error> {
+    if out.as_os_str().is_empty() || out.parent().is_none() {
+        return Err(Error::Refused(format!("refusing to build into {:?}: name a folder such as public", out.display())));
+    }
+    if out.is_file() {
+        return Err(Error::Refused(format!("{} is a file, not a folder", out.display())));
+    }
+    fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+/// Writes `files` into a staging folder, then replaces `<out>/<date>` with it.
+fn swap_in(output: &Output, date: &str, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+    let staging_name = format!("staging-{date}-{}", std::process::id());
+    let staging = output.root().join(format!(".{staging_name}"));
+    let _ = fs::remove_dir_all(&staging);
+    let stage = Output::new(&staging);
+    let written: Result<(), Error> = files.par_iter().try_for_each(|(rel, bytes)| stage.write(rel, bytes));
+    if let Err(e) = written {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    let target = output.path(date)?;
+    if target.exists() {
+        let old = output.root().join(format!(".old-{date}-{}", std::process::id()));
+        fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
+        fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
+        fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+    } else {
+        fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
+    }
+    Ok(())
+}
+
+/// Minified HTML of a rendered template.
+fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
+    let text = page.render().map_err(|e| Error::Refused(format!("template failed: {e}")))?;
+    let mut cfg = minify_html::Cfg::new();
+    cfg.keep_html_and_head_opening_tags = true;
+    Ok(minify_html::minify(text.as_bytes(), &cfg))
+}
+
+/// Folder name for a network: its id with anything but letters, digits and '-'
+/// replaced, plus a hash when that changed it (ids come from the catalogue).
+pub fn network_slug(id: &str) -> String {
+    let clean: String = id.chars().take(60).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
+    if clean == id.replace(':', "-") && !clean.is_empty() && !clean.starts_with('-') {
+        clean
+    } else {
+        let hash: String = Sha256::digest(id.as_bytes()).iter().take(4).map(|b| format!("{b:02x}")).collect();
+        format!("n-{}-{hash}", clean.trim_matches('-'))
+    }
+}
+
+fn price_band(p: Option<Decimal>) -> Option<&'static str> {
+    let p = p?;
+    for (slug, _, upper) in PRICE_BANDS {
+        match upper {
+            Some(u) if p.cmp_exact(&Decimal::parse(u).expect("band bounds parse")).is_le() => return Some(slug),
+            None => return Some(slug),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A browsable subset of the entries (all of them, or one facet value).
+struct Listing {
+    dir: String,
+    heading: String,
+    intro: String,
+    ids: Vec<usize>,
+}
+
+fn listings(index: &Index, method: &Method) -> (Vec<Listing>, Facets) {
+    let all: Vec<usize> = (0..index.entries.len()).collect();
+    let mut out = vec![Listing {
+        dir: "browse".into(),
+        heading: "All resources".into(),
+        intro: "Every ranked resource of this snapshot, in browse order: distinct paying addresses, then paid calls, then URL.".into(),
+        ids: all,
+    }];
+    let date = &index.header.date;
+    let mut facets = Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
+
+    let mut networks: Vec<&str> = index.entries.iter().flat_map(|e| e.networks.iter().map(String::as_str)).collect();
+    networks.sort_unstable();
+    networks.dedup();
+    for n in networks {
+        let ids = ids_where(index, |e| e.networks.iter().any(|x| x == n));
+        let dir = format!("network/{}", network_slug(n));
+        facets.networks.push(Facet { href: format!("/{date}/{dir}/"), label: n.to_owned(), count: ids.len() });
+        out.push(Listing { dir, heading: format!("Accepts payment on {n}"), intro: format!("Resources that list {n} among their payment options."), ids });
+    }
+    for (slug, label, _) in PRICE_BANDS {
+        let ids = ids_where(index, |e| price_band(e.min_price_usd) == Some(*slug));
+        let dir = format!("price/{slug}");
+        facets.prices.push(Facet { href: format!("/{date}/{dir}/"), label: (*label).to_owned(), count: ids.len() });
+        out.push(Listing { dir, heading: format!("Lowest USD price: {label}"), intro: "By the lowest price asked in a known mainnet USD stablecoin.".into(), ids });
+    }
+    let ids = ids_where(index, |e| e.min_price_usd.is_none());
+    facets.prices.push(Facet { href: format!("/{date}/price/no-usd-price/"), label: "No USD price readable".into(), count: ids.len() });
+    out.push(Listing {
+        dir: "price/no-usd-price".into(),
+        heading: "No USD price readable".into(),
+        intro: "Resources priced only in test-network tokens or unknown assets, or with no readable amount.".into(),
+        ids,
+    });
+    for s in &method.segments.segments {
+        let ids = ids_where(index, |e| e.segments.contains(&s.id));
+        let dir = format!("segment/{}", s.id);
+        facets.segments.push(Facet { href: format!("/{date}/{dir}/"), label: s.label.clone(), count: ids.len() });
+        out.push(Listing {
+            dir,
+            heading: format!("Segment: {}", s.label),
+            intro: format!("Resources whose text contains one of this segment's keywords as whole words (segment rules {}).", method.segments.version),
+            ids,
+        });
+    }
+    (out, facets)
+}
+
+fn ids_where(index: &Index, keep: impl Fn(&Entry) -> bool) -> Vec<usize> {
+    index.entries.iter().enumerate().filter(|(_, e)| keep(e)).map(|(i, _)| i).collect()
+}
+
+/// A page to render: kept as data so that pages render in parallel.
+enum Job<'a> {
+    Home,
+    Search,
+    ListPage { listing: &'a Listing, page: usize },
+    Resource(usize),
+    Method,
+    Corrections,
+    Report,
+}
+
+fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let chrome = Chrome::for_index(index);
+    let (lists, facets) = listings(index, method);
+    let networks: Vec<String> = facets.networks.iter().map(|f| f.label.clone()).collect();
+    let date = &index.header.date;
+    let mut jobs = vec![Job::Home, Job::Search, Job::Method, Job::Corrections, Job::Report];
+    for l in &lists {
+        let pages = l.ids.len().div_ceil(PAGE_SIZE).max(1);
+        jobs.extend((1..=pages).map(|page| Job::ListPage { listing: l, page }));
+    }
+    jobs.extend((0..index.entries.len()).map(Job::Resource));
+
+    let api = format!("/{date}/api/");
+    let search_action = format!("/{date}/search/");
+    let rows_of = |ids: &[usize]| -> Vec<pages::TableRow> { ids.iter().map(|&i| pages::table_row(i + 1, &index.entries[i], index)).collect() };
+    let render = |job: &Job| -> Result<(String, Vec<u8>), Error> {
+        Ok(match job {
+            Job::Home => {
+                let ids: Vec<usize> = (0..index.entries.len().min(PAGE_SIZE)).collect();
+                let page = pages::HomePage {
+                    c: &chrome,
+                    entries: index.entries.len(),
+                    rows: rows_of(&ids),
+                    caption: format!("The first {} of {} resources, in browse order", ids.len(), index.entries.len()),
+                    facets: &facets,
+                    api: api.clone(),
+                    search_action: search_action.clone(),
+                    networks: &networks,
+                };
+                ("index.html".into(), html(&page)?)
+            }
+            Job::Search => {
+                let page = pages::SearchPage { c: &chrome, api: api.clone(), search_action: search_action.clone(), networks: &networks };
+                ("search/index.html".into(), html(&page)?)
+            }
+            Job::ListPage { listing, page } => {
+                let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
+                let href = |n: usize| if n == 1 { format!("/{date}/{}/", listing.dir) } else { format!("/{date}/{}/page/{n}/", listing.dir) };
+                let start = (page - 1) * PAGE_SIZE;
+                let ids = &listing.ids[start.min(listing.ids.len())..(start + PAGE_SIZE).min(listing.ids.len())];
+                let p = pages::ListPage {
+                    c: &chrome,
+                    heading: listing.heading.clone(),
+                    intro: format!("{} {} resources.", listing.intro, listing.ids.len()),
+                    caption: format!("{} to {} of {}", start + 1.min(ids.len()), start + ids.len(), listing.ids.len()),
+                    rows: rows_of(ids),
+                    pager: Pager {
+                        page: *page,
+                        pages,
+                        prev: (*page > 1).then(|| href(page - 1)),
+                        next: (*page < pages).then(|| href(page + 1)),
+                    },
+                    facets: &facets,
+                };
+                let rel = if *page == 1 { format!("{}/index.html", listing.dir) } else { format!("{}/page/{page}/index.html", listing.dir) };
+                (rel, html(&p)?)
+            }
+            Job::Resource(id) => {
+                let e = &index.entries[*id];
+                let page = pages::ResourcePage { c: &chrome, r: pages::resource_view(*id, e, index, method) };
+                (format!("r/{}/index.html", e.slug), html(&page)?)
+            }
+            Job::Method => ("method/index.html".into(), html(&pages::method_page(&chrome))?),
+            Job::Corrections => ("corrections/index.html".into(), html(&pages::corrections_page(&chrome))?),
+            Job::Report => ("report/index.html".into(), html(&pages::report_page(&chrome, index))?),
+        })
+    };
+    let mut files: Vec<(String, Vec<u8>)> = jobs.par_iter().map(render).collect::<Result<_, _>>()?;
+    files.extend(shards::api_files(index, method));
+    files.extend(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())));
+    Ok(files)
+}
+
+/// Root files: the list of dates, the versioned method page, JSON Schemas, and the
+/// `latest/` rewrite for Netlify (`_redirects`, read from the published folder).
+fn write_root(output: &Output) -> Result<(), Error> {
+    let mut dates = Vec::new();
+    for entry in fs::read_dir(output.root()).map_err(|e| Error::io(output.root(), e))? {
+        let entry = entry.map_err(|e| Error::io(output.root(), e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if parse_date(&name).is_ok() && entry.path().join("api/manifest.json").is_file() {
+            dates.push(name);
+        }
+    }
+    dates.sort_unstable_by(|a, b| b.cmp(a));
+    let Some(latest) = dates.first() else { return Ok(()) };
+    let mut links = Vec::new();
+    for d in &dates {
+        let path = output.path(&format!("{d}/api/manifest.json"))?;
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?).map_err(|e| Error::input(&path, e.to_string()))?;
+        links.push(pages::DateLink {
+            date: d.clone(),
+            entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
+            complete: manifest["snapshot"]["complete"].as_bool().unwrap_or(false),
+        });
+    }
+    // The root pages borrow the newest snapshot's stylesheet.
+    let chrome = Chrome {
+        home: None,
+        date: latest.clone(),
+        complete: true,
+        coverage: String::new(),
+        static_base: format!("/{latest}/static/"),
+        method_path: pages::method_path(),
+        method_version: crate::method::DISCOVERY_METHOD_VERSION,
+        limits: &crate::method::SOURCE_LIMITS,
+    };
+    output.write("index.html", &html(&pages::RootPage { c: &chrome, dates: links })?)?;
+    output.write(&format!("{}index.html", pages::method_path().trim_start_matches('/')), &html(&pages::method_page(&chrome))?)?;
+    for (name, text) in SCHEMAS {
+        output.write(&format!("schema/{name}"), text.as_bytes())?;
+    }
+    output.write("_redirects", format!("/latest /{latest}/ 302\n/latest/* /{latest}/:splat 200\n").as_bytes())?;
+    Ok(())
+}

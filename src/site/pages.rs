@@ -1,0 +1,461 @@
+//! HTML pages of one snapshot, rendered from askama templates.
+//!
+//! Templates escape every value; the only unescaped HTML is what pulldown-cmark makes
+//! of the project's own Markdown (content/method.md, content/corrections.md).
+
+use askama::Template;
+use serde::Deserialize;
+
+use crate::catalogue::model::Drop;
+use crate::method::assets::Decimal;
+use crate::method::index::{Entry, Index};
+use crate::method::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
+use crate::site::paths::link_target;
+
+/// Rows per browse page.
+pub const PAGE_SIZE: usize = 50;
+const METHOD_MD: &str = include_str!("../../content/method.md");
+const CORRECTIONS_MD: &str = include_str!("../../content/corrections.md");
+const CORRECTIONS_JSON: &str = include_str!("../../content/corrections.json");
+
+/// What every page of a snapshot shows around its content.
+pub struct Chrome {
+    pub date: String,
+    pub complete: bool,
+    pub coverage: String,
+    /// The snapshot's home, `/<date>/`; `None` on pages outside any snapshot.
+    pub home: Option<String>,
+    pub static_base: String,
+    pub method_path: String,
+    pub method_version: &'static str,
+    pub limits: &'static [&'static str; 3],
+}
+
+impl Chrome {
+    pub fn for_index(index: &Index) -> Chrome {
+        let h = &index.header;
+        let coverage = match h.reported_total {
+            Some(t) => format!("{} of the {t} items the source reported", h.item_count),
+            None => format!("{} items; the source's total is unknown", h.item_count),
+        };
+        Chrome {
+            date: h.date.clone(),
+            complete: h.complete,
+            coverage,
+            home: Some(format!("/{}/", h.date)),
+            static_base: format!("/{}/static/", h.date),
+            method_path: method_path(),
+            method_version: DISCOVERY_METHOD_VERSION,
+            limits: &SOURCE_LIMITS,
+        }
+    }
+
+    /// For pages outside a snapshot (the root index, the versioned method page), which
+    /// borrow the newest snapshot's stylesheet.
+    pub fn outside(latest: &Index) -> Chrome {
+        Chrome { home: None, ..Chrome::for_index(latest) }
+    }
+}
+
+pub fn method_path() -> String {
+    format!("/method/{DISCOVERY_METHOD_VERSION}/")
+}
+
+/// One line of a resource table.
+pub struct TableRow {
+    pub rank: usize,
+    pub page: String,
+    pub resource: String,
+    pub service_name: Option<String>,
+    pub description: Option<String>,
+    pub withheld: bool,
+    pub segments: Vec<String>,
+    pub operator_listing: bool,
+    pub payers: String,
+    pub calls: String,
+    pub calls_per_payer: String,
+    pub days: String,
+    pub price: String,
+    pub networks: String,
+}
+
+fn count(v: Option<u64>) -> String {
+    v.map_or_else(|| "—".to_owned(), |n| n.to_string())
+}
+
+/// `1.003 (670 calls / 668 payers)`: a ratio is never shown without its two counts.
+fn ratio_with_counts(e: &Entry) -> String {
+    let f = &e.figures;
+    match (f.calls_per_payer, f.calls_30d, f.unique_payers_30d) {
+        (Some(r), Some(c), Some(p)) => format!("{} ({c} calls / {p} payers)", r.fixed()),
+        (None, Some(c), Some(0)) => format!("— ({c} calls / 0 payers)"),
+        _ => "—".to_owned(),
+    }
+}
+
+fn usd(p: Option<Decimal>) -> String {
+    p.map_or_else(|| "—".to_owned(), |d| format!("${d}"))
+}
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(max - 1).collect::<String>())
+    }
+}
+
+pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
+    TableRow {
+        rank,
+        page: format!("/{}/r/{}/", index.header.date, e.slug),
+        resource: e.resource.url.clone(),
+        service_name: e.resource.service_name.clone(),
+        description: e.public_description().map(|d| clip(d, 200)),
+        withheld: e.withheld.is_some(),
+        segments: e.segments.clone(),
+        operator_listing: e.operator_listing,
+        payers: count(e.figures.unique_payers_30d),
+        calls: count(e.figures.calls_30d),
+        calls_per_payer: ratio_with_counts(e),
+        days: count(e.figures.days_since_last_call),
+        price: usd(e.min_price_usd),
+        networks: e.networks.join(", "),
+    }
+}
+
+pub struct Facet {
+    pub href: String,
+    pub label: String,
+    pub count: usize,
+}
+
+pub struct Facets {
+    pub networks: Vec<Facet>,
+    pub prices: Vec<Facet>,
+    pub segments: Vec<Facet>,
+    pub segment_version: String,
+}
+
+pub struct Pager {
+    pub page: usize,
+    pub pages: usize,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+pub struct HomePage<'a> {
+    pub c: &'a Chrome,
+    pub entries: usize,
+    pub rows: Vec<TableRow>,
+    pub caption: String,
+    pub facets: &'a Facets,
+    pub api: String,
+    pub search_action: String,
+    pub networks: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+pub struct SearchPage<'a> {
+    pub c: &'a Chrome,
+    pub api: String,
+    pub search_action: String,
+    pub networks: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "list.html")]
+pub struct ListPage<'a> {
+    pub c: &'a Chrome,
+    pub heading: String,
+    pub intro: String,
+    pub caption: String,
+    pub rows: Vec<TableRow>,
+    pub pager: Pager,
+    pub facets: &'a Facets,
+}
+
+pub struct FigureRow {
+    pub name: &'static str,
+    pub value: String,
+    pub inputs: String,
+    pub definition: &'static str,
+    pub not_shown: &'static str,
+}
+
+pub struct PriceRow {
+    pub network: String,
+    pub testnet: bool,
+    pub scheme: String,
+    pub asset: String,
+    pub amount: String,
+    pub usd: String,
+}
+
+pub struct WithheldView {
+    pub count: usize,
+    pub ids: String,
+    pub version: String,
+}
+
+pub struct ResourceView {
+    pub resource: String,
+    /// A link target only for http(s) URLs; anything else is shown as text.
+    pub href: Option<String>,
+    pub service_name: Option<String>,
+    pub description: Option<String>,
+    pub withheld: Option<WithheldView>,
+    pub figures: Vec<FigureRow>,
+    pub prices: Vec<PriceRow>,
+    pub segments: Vec<Facet>,
+    pub segment_version: String,
+    pub operator_listing: bool,
+    pub drops: Vec<Drop>,
+    pub record: String,
+}
+
+#[derive(Template)]
+#[template(path = "resource.html")]
+pub struct ResourcePage<'a> {
+    pub c: &'a Chrome,
+    pub r: ResourceView,
+}
+
+pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> ResourceView {
+    let f = &e.figures;
+    let figures = vec![
+        FigureRow {
+            name: "unique_payers_30d",
+            value: count(f.unique_payers_30d),
+            inputs: "the catalogue's l30DaysUniquePayers, unmodified".into(),
+            definition: "Distinct addresses that paid for this resource through the catalogue in the last 30 days.",
+            not_shown: "Payments through other facilitators or direct agreements; who the payers are.",
+        },
+        FigureRow {
+            name: "calls_30d",
+            value: count(f.calls_30d),
+            inputs: "the catalogue's l30DaysTotalCalls, unmodified".into(),
+            definition: "Paid calls settled through the catalogue in the last 30 days.",
+            not_shown: "Unpaid or off-catalogue use; whether the calls succeeded.",
+        },
+        FigureRow {
+            name: "calls_per_payer",
+            value: f.calls_per_payer.map_or_else(|| "—".to_owned(), |r| r.fixed()),
+            inputs: format!("{} calls / {} payers", count(f.calls_30d), count(f.unique_payers_30d)),
+            definition: "calls_30d divided by unique_payers_30d, rounded half-up to three decimals; empty when no address paid.",
+            not_shown: "Why: near 1 can be a campaign, a tool people try once, an onboarding step, or callers who each need one answer; the data cannot tell them apart.",
+        },
+        FigureRow {
+            name: "days_since_last_call",
+            value: count(f.days_since_last_call),
+            inputs: format!(
+                "lastCalledAt {} and the snapshot date {}",
+                e.resource.quality.last_called_at_ms.map_or("(absent)".to_owned(), format_ms),
+                index.header.date
+            ),
+            definition: "Whole calendar days (UTC) from the last paid call to the snapshot date; never negative.",
+            not_shown: "Whether the service is up now, or used outside this catalogue.",
+        },
+        FigureRow {
+            name: "match_score",
+            value: "per query".into(),
+            inputs: "the query's tokens and this description".into(),
+            definition: "How many of a query's tokens occur as whole words in the description. A word count.",
+            not_shown: "Relevance or quality: it is only a count of words.",
+        },
+    ];
+    let prices = e
+        .prices
+        .iter()
+        .map(|p| PriceRow {
+            network: if p.network == p.network_id { p.network.clone() } else { format!("{} ({})", p.network, p.network_id) },
+            testnet: p.testnet,
+            scheme: p.scheme.clone().unwrap_or_default(),
+            asset: p.asset_symbol.clone().or_else(|| p.asset.clone()).unwrap_or_default(),
+            amount: p.amount_atomic.clone(),
+            usd: usd(p.usd),
+        })
+        .collect();
+    let segments = e
+        .segments
+        .iter()
+        .map(|id| Facet {
+            href: format!("/{}/segment/{id}/", index.header.date),
+            label: method.segments.segments.iter().find(|s| &s.id == id).map_or(id.clone(), |s| s.label.clone()),
+            count: 0,
+        })
+        .collect();
+    ResourceView {
+        resource: e.resource.url.clone(),
+        href: link_target(&e.resource.url),
+        service_name: e.resource.service_name.clone(),
+        description: e.public_description().map(str::to_owned),
+        withheld: e.withheld.as_ref().map(|w| WithheldView {
+            count: w.patterns_matched,
+            ids: w.pattern_ids.join(", "),
+            version: w.pattern_list_version.clone(),
+        }),
+        figures,
+        prices,
+        segments,
+        segment_version: method.segments.version.clone(),
+        operator_listing: e.operator_listing,
+        drops: e.resource.drops.clone(),
+        record: format!("/{}/api/records/{id}.json", index.header.date),
+    }
+}
+
+fn format_ms(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_else(|| ms.to_string())
+}
+
+#[derive(Template)]
+#[template(path = "markdown.html")]
+pub struct MarkdownPage<'a> {
+    pub c: &'a Chrome,
+    pub heading: String,
+    pub html: String,
+}
+
+/// Markdown of the project's own content to HTML.
+pub fn markdown(md: &str) -> String {
+    use pulldown_cmark::{html, Options, Parser};
+    let mut out = String::new();
+    html::push_html(&mut out, Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES));
+    out
+}
+
+pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
+    MarkdownPage { c, heading: format!("Method {DISCOVERY_METHOD_VERSION}"), html: markdown(METHOD_MD) }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Correction {
+    pub date: String,
+    pub kind: String,
+    pub resource: String,
+    pub pattern: Option<String>,
+    pub note: String,
+}
+
+#[derive(Deserialize)]
+struct CorrectionsLog {
+    entries: Vec<Correction>,
+}
+
+pub fn corrections() -> Vec<Correction> {
+    let log: CorrectionsLog = serde_json::from_str(CORRECTIONS_JSON).expect("content/corrections.json is valid");
+    let mut entries = log.entries;
+    entries.sort_by(|a, b| b.date.cmp(&a.date).then(a.resource.cmp(&b.resource)));
+    entries
+}
+
+#[derive(Template)]
+#[template(path = "corrections.html")]
+pub struct CorrectionsPage<'a> {
+    pub c: &'a Chrome,
+    pub intro: String,
+    pub entries: Vec<Correction>,
+}
+
+pub fn corrections_page(c: &Chrome) -> CorrectionsPage<'_> {
+    CorrectionsPage { c, intro: markdown(CORRECTIONS_MD), entries: corrections() }
+}
+
+pub struct ClaimView {
+    pub position: usize,
+    pub pay_to: String,
+    pub last_updated: Option<String>,
+}
+
+pub struct ConflictView {
+    pub resource: String,
+    pub claims: Vec<ClaimView>,
+}
+
+pub struct CollapsedView {
+    pub resource: String,
+    pub kept: usize,
+    pub dropped: String,
+}
+
+pub struct DropsView {
+    pub resource: String,
+    pub page: String,
+    pub fields: Vec<Drop>,
+}
+
+#[derive(Template)]
+#[template(path = "report.html")]
+pub struct ReportPage<'a> {
+    pub c: &'a Chrome,
+    pub items: usize,
+    pub entries: usize,
+    pub withheld: usize,
+    pub conflicts: Vec<ConflictView>,
+    pub collapsed: Vec<CollapsedView>,
+    pub rejected: Vec<crate::method::index::Rejected>,
+    pub drops: Vec<DropsView>,
+}
+
+pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
+    let r = &index.report;
+    ReportPage {
+        c,
+        items: index.header.item_count,
+        entries: index.entries.len(),
+        withheld: index.entries.iter().filter(|e| e.withheld.is_some()).count(),
+        conflicts: r
+            .quarantined
+            .iter()
+            .map(|q| ConflictView {
+                resource: q.resource.clone(),
+                claims: q
+                    .claims
+                    .iter()
+                    .map(|cl| ClaimView { position: cl.position, pay_to: cl.pay_to.join(", "), last_updated: cl.last_updated.clone() })
+                    .collect(),
+            })
+            .collect(),
+        collapsed: r
+            .collapsed
+            .iter()
+            .map(|k| CollapsedView {
+                resource: k.resource.clone(),
+                kept: k.kept_position,
+                dropped: k.dropped_positions.iter().map(|p| format!("item {p}")).collect::<Vec<_>>().join(", "),
+            })
+            .collect(),
+        rejected: r.rejected.clone(),
+        drops: index
+            .entries
+            .iter()
+            .filter(|e| !e.resource.drops.is_empty())
+            .map(|e| DropsView {
+                resource: e.resource.url.clone(),
+                page: format!("/{}/r/{}/", index.header.date, e.slug),
+                fields: e.resource.drops.clone(),
+            })
+            .collect(),
+    }
+}
+
+pub struct DateLink {
+    pub date: String,
+    pub entries: usize,
+    pub complete: bool,
+}
+
+#[derive(Template)]
+#[template(path = "root.html")]
+pub struct RootPage<'a> {
+    pub c: &'a Chrome,
+    /// Newest first.
+    pub dates: Vec<DateLink>,
+}

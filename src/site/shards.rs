@@ -1,0 +1,215 @@
+//! The static JSON API of one snapshot (docs/static-api.md): manifest, per-token
+//! posting shards, price ladder, per-resource records, and a full answer envelope for
+//! every single-token query. The composer reads these and must reach the same answer
+//! as the Rust code, so every list here is in the method's order.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::method::answer::{answer, method_ref, row, VersionRef};
+use crate::method::assets::Decimal;
+use crate::method::index::{Entry, Index};
+use crate::method::normalise::{contains_word, for_each_word};
+use crate::method::query::{Filters, MIN_TOKEN_CHARS};
+use crate::method::{Method, SOURCE_LIMITS};
+
+pub const API_VERSION: u32 = 1;
+/// Aim for about this many bytes of postings per shard file.
+const TARGET_SHARD_BYTES: usize = 4096;
+const MIN_BUCKETS: usize = 8;
+
+/// FNV-1a, 32 bits, over the UTF-8 bytes of `key`. Chosen for being a few lines in
+/// both languages, so that Rust and the composer cannot disagree about a bucket.
+pub fn fnv1a32(key: &str) -> u32 {
+    key.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+}
+
+/// File name of a token's single-token answer: the token itself when it is plain
+/// ASCII letters and digits, otherwise `u-` and the hex of its UTF-8 bytes.
+pub fn token_file(token: &str) -> String {
+    if token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        token.to_owned()
+    } else {
+        let hex: String = token.bytes().map(|b| format!("{b:02x}")).collect();
+        format!("u-{hex}")
+    }
+}
+
+/// Key for the posting list of a network filter.
+pub fn network_key(caip2: &str) -> String {
+    format!("@network:{caip2}")
+}
+
+/// Ascending ids with a flag: first `id*2+flag`, then `(gap)*2+flag`.
+fn encode_flagged(postings: &[(usize, bool)]) -> Vec<u64> {
+    let mut prev: Option<usize> = None;
+    postings
+        .iter()
+        .map(|&(id, flag)| {
+            let delta = prev.map_or(id, |p| id - p);
+            prev = Some(id);
+            delta as u64 * 2 + flag as u64
+        })
+        .collect()
+}
+
+fn encode_plain(ids: &[usize]) -> Vec<u64> {
+    let mut prev: Option<usize> = None;
+    ids.iter()
+        .map(|&id| {
+            let delta = prev.map_or(id, |p| id - p);
+            prev = Some(id);
+            delta as u64
+        })
+        .collect()
+}
+
+/// Every posting list of the index: query tokens and network keys.
+pub fn postings(index: &Index) -> BTreeMap<String, Vec<(usize, bool)>> {
+    let mut lists: BTreeMap<String, Vec<(usize, bool)>> = BTreeMap::new();
+    for (id, e) in index.entries.iter().enumerate() {
+        let mut seen: Vec<String> = Vec::new();
+        for_each_word(&e.haystack, |w| {
+            if w.chars().count() >= MIN_TOKEN_CHARS && !seen.iter().any(|s| s == w) {
+                seen.push(w.to_owned());
+            }
+        });
+        for w in seen {
+            let flag = contains_word(&e.description_haystack, &w);
+            lists.entry(w).or_default().push((id, flag));
+        }
+        for n in &e.networks {
+            lists.entry(network_key(n)).or_default().push((id, false));
+        }
+    }
+    lists
+}
+
+pub fn bucket_count(lists: &BTreeMap<String, Vec<(usize, bool)>>) -> usize {
+    // About three bytes per posting once encoded.
+    let bytes: usize = lists.iter().map(|(k, v)| k.len() + 4 + v.len() * 3).sum();
+    (bytes / TARGET_SHARD_BYTES).next_power_of_two().max(MIN_BUCKETS)
+}
+
+#[derive(Serialize)]
+struct Manifest<'a> {
+    api_version: u32,
+    method: crate::method::answer::MethodRef,
+    segments: VersionRef,
+    screening: VersionRef,
+    assets: VersionRef,
+    snapshot: crate::method::answer::SnapshotRef,
+    limits: &'a [&'a str],
+    counts: Value,
+    networks: Value,
+    shards: Value,
+    records: Value,
+    prices: Value,
+    single_token_answers: Value,
+}
+
+/// A resource's record: its answer row without the query's match_score, plus its id
+/// and page slug.
+pub fn record(e: &Entry, id: usize, index: &Index, method: &Method) -> Value {
+    let mut v = serde_json::to_value(row(e, 0, index, method)).expect("rows serialise");
+    let obj = v.as_object_mut().expect("a row is an object");
+    obj.shift_remove("match_score");
+    obj.insert("id".into(), json!(id));
+    obj.insert("slug".into(), json!(e.slug));
+    v
+}
+
+fn to_bytes(v: &impl Serialize) -> Vec<u8> {
+    serde_json::to_vec(v).expect("API values serialise")
+}
+
+/// All API files of the snapshot, as (path relative to the date folder, bytes).
+pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
+    let lists = postings(index);
+    let buckets = bucket_count(&lists);
+    let mut files = Vec::new();
+
+    let mut shard: Vec<BTreeMap<&str, Vec<u64>>> = vec![BTreeMap::new(); buckets];
+    for (key, list) in &lists {
+        shard[fnv1a32(key) as usize % buckets].insert(key, encode_flagged(list));
+    }
+    for (b, content) in shard.iter().enumerate() {
+        files.push((format!("api/shards/{b}.json"), to_bytes(content)));
+    }
+
+    let mut ladder: BTreeMap<String, (Decimal, Vec<usize>)> = BTreeMap::new();
+    for (id, e) in index.entries.iter().enumerate() {
+        if let Some(p) = e.min_price_usd {
+            ladder.entry(p.to_string()).or_insert_with(|| (p, Vec::new())).1.push(id);
+        }
+    }
+    let mut rungs: Vec<(Decimal, Vec<usize>)> = ladder.into_values().collect();
+    rungs.sort_by(|a, b| a.0.cmp_exact(&b.0));
+    let rungs: Vec<Value> = rungs.iter().map(|(p, ids)| json!([p.to_string(), encode_plain(ids)])).collect();
+    files.push(("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs }))));
+
+    for (id, e) in index.entries.iter().enumerate() {
+        files.push((format!("api/records/{id}.json"), to_bytes(&record(e, id, index, method))));
+    }
+
+    for token in lists.keys().filter(|k| !k.starts_with('@')) {
+        let a = answer(index, method, token, &Filters::default());
+        files.push((format!("api/q/{}.json", token_file(token)), to_bytes(&a)));
+    }
+
+    let aliases: BTreeMap<&str, &str> = method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
+    let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
+    let manifest = Manifest {
+        api_version: API_VERSION,
+        method: method_ref(method),
+        segments: empty.meta.segments,
+        screening: empty.meta.screening,
+        assets: empty.meta.assets,
+        snapshot: empty.meta.snapshot,
+        limits: &SOURCE_LIMITS,
+        counts: json!({
+            "entries": index.entries.len(),
+            "withheld": index.entries.iter().filter(|e| e.withheld.is_some()).count(),
+            "quarantined": index.report.quarantined.len(),
+            "rejected": index.report.rejected.len(),
+        }),
+        networks: json!({ "aliases": aliases }),
+        shards: json!({"hash": "fnv1a32", "buckets": buckets, "path": "shards/{bucket}.json"}),
+        records: json!({"path": "records/{id}.json"}),
+        prices: json!({"path": "prices.json"}),
+        single_token_answers: json!({
+            "path": "q/{token_file}.json",
+            "token_file": "the token itself when it is only a-z and 0-9, else 'u-' followed by the lower-case hex of its UTF-8 bytes",
+        }),
+    };
+    files.push(("api/manifest.json".into(), to_bytes(&manifest)));
+    files.push(("api/report.json".into(), to_bytes(&index.report)));
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_matches_published_vectors() {
+        assert_eq!(fnv1a32(""), 0x811c9dc5);
+        assert_eq!(fnv1a32("a"), 0xe40c292c);
+        assert_eq!(fnv1a32("foobar"), 0xbf9cf968);
+    }
+
+    #[test]
+    fn token_files_are_safe_names() {
+        assert_eq!(token_file("weather"), "weather");
+        assert_eq!(token_file("天气"), "u-e5a4a9e6b094");
+        assert_eq!(token_file("ünï"), "u-c3bc6ec3af");
+    }
+
+    #[test]
+    fn postings_encode_gaps_and_flags() {
+        assert_eq!(encode_flagged(&[(3, true), (4, false), (10, true)]), vec![7, 2, 13]);
+        assert_eq!(encode_plain(&[0, 5, 6]), vec![0, 5, 1]);
+    }
+}
