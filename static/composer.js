@@ -1,0 +1,656 @@
+// The query composer: answers a query in the browser (or Node) from the static JSON API
+// of one snapshot (docs/static-api.md), by exactly the rule of the Rust code
+// (src/method/): same tokens, same filters, same order, same answer envelope.
+// Plain ES module, no dependencies, no build step.
+
+import { WORD, LOWER, LOWER_MULTI } from "./chars.js";
+
+export const METHOD_VERSION = "1.0.0";
+// The layout of the API folder this composer reads (manifest.api_version).
+const API_VERSION = 1;
+
+const MIN_TOKEN_CHARS = 2;
+const MAX_TOKENS = 8;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+const MAX_DECIMALS = 18;
+const MAX_DIGITS = 30;
+
+// ---------------------------------------------------------------------------------------
+// Character tables. Never the browser's own Unicode (toLowerCase, \p{…}): its version
+// differs from Rust's, and one differing character would change an answer. The encoding
+// is documented in src/site/chars.rs.
+
+const base36 = (s) => (s.startsWith("-") ? -parseInt(s.slice(1), 36) : parseInt(s, 36));
+
+/** Word-character ranges as [start, end) pairs, flattened and ascending. */
+function decodeWordRanges(text) {
+  const bounds = [];
+  let end = 0;
+  for (const pair of text.split(",")) {
+    const [gap, len] = pair.split(".").map(base36);
+    const start = end + gap;
+    end = start + len;
+    bounds.push(start, end);
+  }
+  return Uint32Array.from(bounds);
+}
+
+/** Code point -> its lower-case code points, for every code point that changes. */
+function decodeLowerMap(runs, multi) {
+  const map = new Map();
+  let start = 0;
+  for (const run of runs.split(",")) {
+    const [gap, count, stride, delta] = run.split(".").map(base36);
+    start += gap;
+    for (let k = 0; k < count; k++) {
+      const cp = start + k * stride;
+      map.set(cp, [cp + delta]);
+    }
+  }
+  for (const pair of multi.split(",").filter(Boolean)) {
+    const [cp, tail] = pair.split(":");
+    map.set(base36(cp), tail.split(".").map(base36));
+  }
+  return map;
+}
+
+const WORD_BOUNDS = decodeWordRanges(WORD);
+const LOWER_MAP = decodeLowerMap(LOWER, LOWER_MULTI);
+
+/** True when code point `cp` is alphanumeric under the method's rule (Rust's is_alphanumeric). */
+function isWordChar(cp) {
+  // Binary search for the last range start <= cp.
+  let lo = 0;
+  let hi = WORD_BOUNDS.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (WORD_BOUNDS[mid * 2] <= cp) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && cp < WORD_BOUNDS[(lo - 1) * 2 + 1];
+}
+
+// ---------------------------------------------------------------------------------------
+// Normalising and tokenising (method §3.1, §3.2), as src/method/normalise.rs.
+
+/** Calls emit(word, lengthInCodePoints) for each lower-cased word of `text`, in order. */
+function forEachWord(text, emit) {
+  let word = "";
+  let length = 0;
+  // for…of walks code points; a lone surrogate arrives on its own and is in no range.
+  for (const ch of text) {
+    const cp = ch.codePointAt(0);
+    for (const lower of LOWER_MAP.get(cp) ?? [cp]) {
+      if (isWordChar(lower)) {
+        word += String.fromCodePoint(lower);
+        length += 1;
+      } else if (length > 0) {
+        emit(word, length);
+        word = "";
+        length = 0;
+      }
+    }
+  }
+  if (length > 0) emit(word, length);
+}
+
+/** The words of `text`, lower-cased, in order, with repeats. */
+export function words(text) {
+  const out = [];
+  forEachWord(text, (w) => out.push(w));
+  return out;
+}
+
+/** Words separated by single spaces and padded with one space at each end. */
+export function normalise(text) {
+  let out = " ";
+  forEachWord(text, (w) => {
+    out += w + " ";
+  });
+  return out;
+}
+
+/** The tokens of a query and what was left out of them (Rust's `tokenise`). */
+export function tokenise(query) {
+  const out = { tokens: [], dropped_short: [], dropped_over_limit: [] };
+  const seen = new Set();
+  forEachWord(query, (w, length) => {
+    // A repeat is skipped before it is classified, so it is never reported twice.
+    if (seen.has(w)) return;
+    seen.add(w);
+    if (length < MIN_TOKEN_CHARS) out.dropped_short.push(w);
+    else if (out.tokens.length >= MAX_TOKENS) out.dropped_over_limit.push(w);
+    else out.tokens.push(w);
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact decimals (src/method/assets.rs). Prices are compared as BigInt fractions so that
+// no float ever decides whether a resource is inside a price filter.
+
+/** units / 10^scale from well-formed decimal text ("0.01", "5", ".5"). */
+function toDecimal(text) {
+  const [int, frac = ""] = text.split(".");
+  return { units: BigInt((int + frac) || "0"), scale: frac.length };
+}
+
+/** Rust's Decimal::parse: digits with at most one point, ≤18 decimals, ≤30 digits; else null. */
+function parseDecimal(text) {
+  const dot = text.indexOf(".");
+  const int = dot < 0 ? text : text.slice(0, dot);
+  const frac = dot < 0 ? "" : text.slice(dot + 1);
+  const digits = /^[0-9]*$/;
+  const ok =
+    (int !== "" || frac !== "") &&
+    !text.endsWith(".") &&
+    digits.test(int) &&
+    digits.test(frac) &&
+    frac.length <= MAX_DECIMALS &&
+    int.length + frac.length <= MAX_DIGITS;
+  return ok ? toDecimal(text) : null;
+}
+
+/** Rust's Decimal Display: the shortest exact form ("0.01", "5", "0"). */
+function formatDecimal({ units, scale }) {
+  // Padded so that there is always at least one digit before the point.
+  const digits = units.toString().padStart(scale + 1, "0");
+  const int = digits.slice(0, digits.length - scale);
+  const frac = digits.slice(digits.length - scale).replace(/0+$/, "");
+  return frac ? `${int}.${frac}` : int;
+}
+
+/** Exact order of two decimals of any scale: negative, zero or positive. */
+function compareDecimals(a, b) {
+  const scale = Math.max(a.scale, b.scale);
+  const x = a.units * 10n ** BigInt(scale - a.scale);
+  const y = b.units * 10n ** BigInt(scale - b.scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Filters (method §3.3), as Filters::parse in src/method/query.rs.
+
+/** Rust's `{:?}` of a string, as FilterError quotes the rejected value. */
+function debugQuote(text) {
+  const escapes = new Map([["\0", "\\0"], ["\t", "\\t"], ["\r", "\\r"], ["\n", "\\n"], ["\\", "\\\\"], ['"', '\\"']]);
+  // Rust escapes what it cannot print: controls, format and private-use characters,
+  // unassigned code points, separators other than the space, and combining marks.
+  // (This only shapes an error message, so the runtime's Unicode tables are acceptable.)
+  const unprintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Grapheme_Extend}]|(?! )\p{Zs}/u;
+  let out = "";
+  for (const ch of text) {
+    if (escapes.has(ch)) out += escapes.get(ch);
+    else if (unprintable.test(ch)) out += `\\u{${ch.codePointAt(0).toString(16)}}`;
+    else out += ch;
+  }
+  return `"${out}"`;
+}
+
+const FILTER_MESSAGES = {
+  limit: (v) =>
+    `invalid limit ${debugQuote(v)}: expected a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`,
+  max_price: (v) =>
+    `invalid max_price ${debugQuote(v)}: expected a non-negative decimal number of USD such as 0.01 ` +
+    `(at most ${MAX_DECIMALS} decimal places, no sign, no exponent)`,
+  network: (v) =>
+    `invalid network ${debugQuote(v)}: expected a CAIP-2 chain id such as eip155:8453 or a legacy ` +
+    `network name such as base`,
+};
+
+function filterError(field, value) {
+  const error = new Error(FILTER_MESSAGES[field](value));
+  error.code = "INVALID_FILTER";
+  error.field = field;
+  return error;
+}
+
+/** Rust's is_valid_network_id: a CAIP-2 chain id or a legacy network name. */
+export function isValidNetworkId(id) {
+  // JavaScript's `$` (without the m flag) matches only at the very end, so no trailing newline slips through.
+  return /^[a-z0-9-]{3,8}:[A-Za-z0-9_-]{1,32}$/.test(id) || /^[a-z0-9][a-z0-9-]{0,63}$/.test(id);
+}
+
+function parseLimit(text) {
+  const n = /^[0-9]{1,3}$/.test(text) ? Number(text) : 0;
+  if (n < 1 || n > MAX_LIMIT) throw filterError("limit", text);
+  return n;
+}
+
+const given = (v) => v !== null && v !== undefined;
+
+/**
+ * Validates user-supplied filter text ({max_price, network, limit}, each a string or
+ * null/undefined when absent). Throws an Error with code INVALID_FILTER, checking in
+ * Rust's order (limit, max_price, network) so the same value is reported.
+ */
+export function parseFilters({ max_price, network, limit } = {}) {
+  const parsedLimit = given(limit) ? parseLimit(limit) : DEFAULT_LIMIT;
+  let price = null;
+  if (given(max_price)) {
+    const decimal = parseDecimal(max_price);
+    if (!decimal) throw filterError("max_price", max_price);
+    price = formatDecimal(decimal);
+  }
+  if (given(network) && !isValidNetworkId(network)) throw filterError("network", network);
+  return { max_price: price, network: given(network) ? network : null, limit: parsedLimit };
+}
+
+// ---------------------------------------------------------------------------------------
+// The shard files.
+
+/** FNV-1a, 32 bits, over the UTF-8 bytes of `text`, as an unsigned number. */
+export function fnv1a32(text) {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    h = Math.imul(h ^ byte, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A flagged posting list (delta * 2 + flag) as ascending ids and their flags. */
+export function decodePostings(list) {
+  const ids = [];
+  const flags = [];
+  let id = 0;
+  for (const n of list) {
+    id += Math.floor(n / 2);
+    ids.push(id);
+    flags.push(n % 2);
+  }
+  return { ids, flags };
+}
+
+/** A plain delta-encoded id list (a price rung) as ascending ids. */
+export function decodeIds(list) {
+  let id = 0;
+  return list.map((gap) => (id += gap));
+}
+
+const networkKey = (caip2) => `@network:${caip2}`;
+
+// ---------------------------------------------------------------------------------------
+// Reading the API: failures of the source become SOURCE_UNAVAILABLE, never an empty list.
+
+class SourceUnavailable extends Error {
+  constructor(message, fix) {
+    super(message);
+    this.fix = fix;
+  }
+}
+
+const REBUILD =
+  "rebuild and republish this snapshot's folder (x402dir build), or open a snapshot date that is published";
+
+/** A fetchJson(path) over HTTP: null for a 404, an exception for any other failure. */
+function httpSource(base) {
+  const root = new URL(base, globalThis.location?.href);
+  return async (path) => {
+    const response = await fetch(new URL(path, root));
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response.json();
+  };
+}
+
+/** One API file, or null when it does not exist. */
+async function read(fetchJson, path) {
+  try {
+    return (await fetchJson(path)) ?? null;
+  } catch (e) {
+    throw new SourceUnavailable(
+      `could not read ${path} of the snapshot's API (${e.message})`,
+      `check the connection and retry, or ${REBUILD}`,
+    );
+  }
+}
+
+/** One API file that must exist: the manifest promises every shard, record and the ladder. */
+async function need(fetchJson, path) {
+  const value = await read(fetchJson, path);
+  if (value === null) throw new SourceUnavailable(`${path} is missing from the snapshot's API folder`, REBUILD);
+  return value;
+}
+
+async function loadManifest(fetchJson) {
+  const manifest = await read(fetchJson, "manifest.json");
+  if (manifest === null) {
+    throw new SourceUnavailable("no index for this snapshot: its API folder has no manifest.json", REBUILD);
+  }
+  const version = manifest.method?.version;
+  const layout = manifest.api_version;
+  if (version !== METHOD_VERSION || layout !== API_VERSION) {
+    throw new SourceUnavailable(
+      `the index was built by directory method ${version} (API layout ${layout}), but this composer ` +
+        `reads method ${METHOD_VERSION} (API layout ${API_VERSION}); answers are comparable only under ` +
+        "one version",
+      `use the composer published in that snapshot's own folder (static/composer.js), or ${REBUILD} ` +
+        `with method ${METHOD_VERSION}`,
+    );
+  }
+  return manifest;
+}
+
+const fill = (template, name, value) => template.replace(`{${name}}`, String(value));
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+
+/** The shard files holding `keys`, each fetched once, in parallel: key -> list or null. */
+async function fetchPostings(fetchJson, manifest, keys) {
+  const { buckets, path } = manifest.shards;
+  const bucketOf = new Map(keys.map((key) => [key, fnv1a32(key) % buckets]));
+  const wanted = [...new Set(bucketOf.values())];
+  const files = await Promise.all(wanted.map((b) => need(fetchJson, fill(path, "bucket", b))));
+  const shard = new Map(wanted.map((b, i) => [b, files[i]]));
+  // own(): a token such as "constructor" must not find Object.prototype's member.
+  return new Map(keys.map((key) => [key, own(shard.get(bucketOf.get(key)), key) ?? null]));
+}
+
+/** Ids present in every list (ascending), each with the sum of its flags. */
+function intersect(lists) {
+  const [first, ...rest] = [...lists].sort((a, b) => a.ids.length - b.ids.length);
+  let ids = first.ids;
+  let scores = first.flags;
+  for (const list of rest) {
+    const keptIds = [];
+    const keptScores = [];
+    let j = 0;
+    ids.forEach((id, i) => {
+      while (j < list.ids.length && list.ids[j] < id) j += 1;
+      if (list.ids[j] === id) {
+        keptIds.push(id);
+        keptScores.push(scores[i] + list.flags[j]);
+      }
+    });
+    ids = keptIds;
+    scores = keptScores;
+  }
+  return ids.map((id, i) => ({ id, score: scores[i] }));
+}
+
+/** Ids whose lowest USD price is at most `maxPrice` (inclusive), from the price ladder. */
+function idsWithinPrice(prices, maxPrice) {
+  const max = toDecimal(maxPrice);
+  const ids = new Set();
+  for (const [price, list] of prices.ladder) {
+    if (compareDecimals(toDecimal(price), max) <= 0) decodeIds(list).forEach((id) => ids.add(id));
+  }
+  return ids;
+}
+
+/** Every qualifying id with its match_score, unordered. */
+async function matches(fetchJson, manifest, tokens, filters) {
+  const keys = [...tokens];
+  if (filters.network !== null) {
+    keys.push(networkKey(canonicalNetwork(manifest, filters.network)));
+  }
+  const [postings, prices] = await Promise.all([
+    keys.length > 0 ? fetchPostings(fetchJson, manifest, keys) : new Map(),
+    filters.max_price !== null ? need(fetchJson, manifest.prices.path) : null,
+  ]);
+  const lists = keys.map((key) => postings.get(key));
+  if (lists.includes(null)) return []; // a key absent from its bucket matches nothing
+  let found = lists.length > 0
+    ? intersect(lists.map(decodePostings))
+    : Array.from({ length: manifest.counts.entries }, (_, id) => ({ id, score: 0 }));
+  if (prices !== null) {
+    const affordable = idsWithinPrice(prices, filters.max_price);
+    found = found.filter((m) => affordable.has(m.id));
+  }
+  return found;
+}
+
+/** A record as an answer row: without id and slug, with match_score where Rust's Row has it. */
+function toRow(record, score) {
+  const row = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === "id" || key === "slug") continue;
+    row[key] = value;
+    if (key === "networks") row.match_score = score;
+  }
+  return row;
+}
+
+/** The rule applied, in words: Rust's rule_text, character for character. */
+export function ruleText(tokens, filters) {
+  const parts = [];
+  if (tokens.length === 0) {
+    parts.push("no usable query token, so every ranked resource is listed in browse order");
+  } else {
+    const quoted = tokens.map((t) => `"${t}"`).join(", ");
+    parts.push(
+      `every token (${quoted}) must occur as a whole word in the description, service name, URL or tags; ` +
+        "no stemming, synonyms or partial words",
+    );
+  }
+  if (filters.max_price !== null) parts.push(`lowest USD-stablecoin price at most ${filters.max_price} per call`);
+  if (filters.network !== null) parts.push(`accepts payment on network ${filters.network}`);
+  parts.push(
+    "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), then resource URL; " +
+      `first ${filters.limit} returned`,
+  );
+  return parts.join("; ");
+}
+
+/**
+ * Answers `text` with `filters` ({max_price, network, limit} as text) from `source`:
+ * an API base URL ending in "/api/", or an object { fetchJson(path) } resolving to the
+ * parsed file or null when it does not exist. Returns Rust's answer envelope, or
+ * { error: { code: "SOURCE_UNAVAILABLE", message, fix } }. Throws INVALID_FILTER errors
+ * before fetching anything.
+ */
+export async function query(source, text, filters) {
+  const applied = parseFilters(filters);
+  const fetchJson = typeof source === "string" ? httpSource(source) : (path) => source.fetchJson(path);
+  try {
+    return await answer(fetchJson, String(text ?? ""), applied);
+  } catch (e) {
+    if (!(e instanceof SourceUnavailable)) throw e;
+    return { error: { code: "SOURCE_UNAVAILABLE", message: e.message, fix: e.fix } };
+  }
+}
+
+/** A legacy network name's CAIP-2 id from the manifest's alias table; others unchanged. */
+function canonicalNetwork(manifest, network) {
+  return own(manifest.networks.aliases, network) ?? network;
+}
+
+async function answer(fetchJson, text, given) {
+  const manifest = await loadManifest(fetchJson);
+  // The answer states the filters as applied: a legacy network name becomes its CAIP-2 id.
+  const filters = { ...given, network: given.network === null ? null : canonicalNetwork(manifest, given.network) };
+  const tokens = tokenise(text);
+  const found = await matches(fetchJson, manifest, tokens.tokens, filters);
+  // Ids are browse-order positions, so this is the method's full order (§3.4).
+  found.sort((a, b) => b.score - a.score || a.id - b.id);
+  const top = found.slice(0, filters.limit);
+  const records = await Promise.all(top.map(({ id }) => need(fetchJson, fill(manifest.records.path, "id", id))));
+  const data = records.map((record, i) => toRow(record, top[i].score));
+  return {
+    meta: {
+      method: manifest.method,
+      segments: manifest.segments,
+      screening: manifest.screening,
+      assets: manifest.assets,
+      snapshot: manifest.snapshot,
+      limits: manifest.limits,
+      query: {
+        text,
+        tokens: tokens.tokens,
+        token_list_empty: tokens.tokens.length === 0,
+        dropped_short: tokens.dropped_short,
+        dropped_over_limit: tokens.dropped_over_limit,
+        filters,
+        rule: ruleText(tokens.tokens, filters),
+      },
+      total_matched: found.length,
+      returned: data.length,
+    },
+    data,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Rendering. DOM nodes and text only: catalogue text is never parsed as HTML.
+
+/** An element with attributes and children (strings become text nodes; null is skipped). */
+function el(doc, tag, attributes, ...children) {
+  const node = doc.createElement(tag);
+  for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, String(value));
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+const DASH = "—";
+// Links keep only the path, so they work on whichever host serves the site (and a
+// relative page URL still parses).
+const pathOf = (url) => new URL(url, "https://host.invalid/").pathname;
+const count = (n) => (n === null || n === undefined ? DASH : String(n));
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** First 200 characters, as the site's own tables clip descriptions. */
+function clip(text, max = 200) {
+  const chars = [...text];
+  return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
+}
+
+/** "1.003 (670 calls / 668 payers)": a ratio is never shown without its two counts. */
+function ratioWithCounts(row) {
+  const { calls_per_payer: ratio, calls_30d: calls, unique_payers_30d: payers } = row;
+  if (calls === null || payers === null) return DASH;
+  return `${ratio === null ? DASH : ratio.toFixed(3)} (${calls} calls / ${payers} payers)`;
+}
+
+function describe(doc, row) {
+  if (row.description_withheld !== null) {
+    const n = row.description_withheld.patterns_matched;
+    return el(doc, "p", { class: "withheld" }, `Description withheld: it matched ${plural(n, "screening pattern")}.`);
+  }
+  return row.description === null ? null : el(doc, "p", { class: "desc" }, clip(row.description));
+}
+
+function resourceCell(doc, row) {
+  return el(
+    doc,
+    "td",
+    { class: "resource" },
+    el(doc, "a", { href: pathOf(row.page) }, row.resource),
+    row.service_name === null ? null : el(doc, "span", { class: "service" }, ` ${row.service_name}`),
+    describe(doc, row),
+  );
+}
+
+function segmentsCell(doc, row) {
+  const labels = row.operator_listing ? [...row.segments, "run by this site's operator"] : row.segments;
+  const tags = labels.flatMap((label) => [el(doc, "span", { class: "segment" }, label), " "]);
+  return el(doc, "td", { class: "segments" }, ...tags);
+}
+
+const NUM = { class: "num" };
+const COLUMNS = [
+  ["#", NUM],
+  ["Resource", {}],
+  ["Payers (30 d)", NUM],
+  ["Calls (30 d)", NUM],
+  ["Calls per payer", NUM],
+  ["Days since last call", NUM],
+  ["Lowest USD price", NUM],
+  ["Networks", {}],
+  ["Segments", {}],
+  ["match_score", NUM],
+];
+
+function resultRow(doc, row, rank) {
+  const num = (text) => el(doc, "td", NUM, text);
+  return el(
+    doc,
+    "tr",
+    { "data-rank": rank },
+    num(String(rank)),
+    resourceCell(doc, row),
+    num(count(row.unique_payers_30d)),
+    num(count(row.calls_30d)),
+    num(ratioWithCounts(row)),
+    num(count(row.days_since_last_call)),
+    num(row.min_price_usd === null ? DASH : `$${row.min_price_usd}`),
+    el(doc, "td", {}, row.networks.join(", ")),
+    segmentsCell(doc, row),
+    num(String(row.match_score)),
+  );
+}
+
+function resultsTable(doc, answer) {
+  const { meta, data } = answer;
+  const head = el(doc, "tr", {}, ...COLUMNS.map(([label, attrs]) => el(doc, "th", { scope: "col", ...attrs }, label)));
+  return el(
+    doc,
+    "div",
+    { class: "table-wrap" },
+    el(
+      doc,
+      "table",
+      { class: "resources" },
+      el(doc, "caption", {}, `Results 1 to ${meta.returned} of ${meta.total_matched}, in the method's order`),
+      el(doc, "thead", {}, head),
+      el(doc, "tbody", {}, ...data.map((row, i) => resultRow(doc, row, i + 1))),
+    ),
+  );
+}
+
+/** Tokens, rule, counts, snapshot and limits: what every answer states, empty or not. */
+function answerSummary(doc, meta) {
+  const { query: q, snapshot } = meta;
+  const p = (cls, ...children) => el(doc, "p", { class: cls }, ...children);
+  const tokens = q.token_list_empty
+    ? "none usable, so every resource is listed"
+    : q.tokens.map((t) => `"${t}"`).join(", ");
+  const coverage = snapshot.complete
+    ? ""
+    : ` (incomplete: ${snapshot.items} of ${count(snapshot.reported_total)} items)`;
+  const methodLink = el(doc, "a", { href: pathOf(meta.method.url) }, meta.method.version);
+  return [
+    p("tokens", `Tokens: ${tokens}.`),
+    q.dropped_short.length ? p("dropped", `Too short to use: ${q.dropped_short.join(", ")}.`) : null,
+    q.dropped_over_limit.length
+      ? p("dropped", `Ignored after the first ${MAX_TOKENS}: ${q.dropped_over_limit.join(", ")}.`)
+      : null,
+    p("rule", `Rule applied: ${q.rule}.`),
+    el(doc, "p", { class: "counts", "data-total": meta.total_matched, "data-returned": meta.returned },
+      `${meta.total_matched} matched, showing ${meta.returned}`),
+    p("snapshot", `Snapshot of ${snapshot.date}${coverage}. Method `, methodLink, "."),
+    el(doc, "ul", { class: "limits" }, ...meta.limits.map((limit) => el(doc, "li", {}, limit))),
+  ].filter(Boolean);
+}
+
+function errorView(doc, { code, message, fix }) {
+  if (code === "SOURCE_UNAVAILABLE") {
+    const box = el(doc, "div", { class: "unavailable", role: "alert" },
+      el(doc, "p", {}, el(doc, "strong", {}, "Source unavailable")),
+      el(doc, "p", { class: "message" }, message),
+      el(doc, "p", { class: "fix" }, `To fix: ${fix}`));
+    return ["unavailable", [box]];
+  }
+  return ["error", [el(doc, "p", { class: "error", role: "alert", "data-code": code }, message)]];
+}
+
+/** The state name and nodes for an answer or an error. */
+function view(doc, answerOrError) {
+  if (answerOrError.error) return errorView(doc, answerOrError.error);
+  const { meta, data } = answerOrError;
+  if (data.length === 0) {
+    // An empty answer is still an answer: it states its rule like any other.
+    const notice = el(doc, "p", { class: "empty" }, "No resource matches this query.");
+    return ["empty", [notice, ...answerSummary(doc, meta)]];
+  }
+  return ["results", [...answerSummary(doc, meta), resultsTable(doc, answerOrError)]];
+}
+
+/**
+ * Shows an answer envelope, or { error: { code, message, fix? } }, in `container`,
+ * replacing what was there. Sets data-state to results, empty, unavailable or error.
+ */
+export function render(container, answerOrError, doc = container.ownerDocument) {
+  const [state, nodes] = view(doc, answerOrError);
+  container.setAttribute("data-state", state);
+  container.replaceChildren(...nodes);
+}

@@ -1,0 +1,132 @@
+// End-to-end: the built site served on loopback with the production CSP, driven in
+// headless Chromium (Debian's /usr/bin/chromium through playwright-core). Checks that
+// a typed query renders the same rows the Rust CLI answers, and the empty, invalid
+// and source-unavailable states.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer, cspFromNetlifyToml } from "./serve.mjs";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const bin = process.env.X402DIR_BIN ?? join(repo, "target", "release", "x402dir");
+const DATE = "2025-12-31";
+let server, browser, publicDir;
+
+export const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+before(async () => {
+  assert.ok(existsSync(bin), `build the binary first (cargo build --release): ${bin}`);
+  publicDir = join(mkdtempSync(join(tmpdir(), "x402dir-e2e-")), "public");
+  execFileSync(bin, ["build", "--out", publicDir], { cwd: repo, stdio: "pipe" });
+  server = await startServer(publicDir, { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh page that records console errors (CSP violations land there) and dialogs. */
+async function open(path) {
+  const page = await browser.newPage();
+  const problems = [];
+  // Console errors cover CSP violations; 404s are checked by URL below, since the
+  // browser's own request for /favicon.ico is not the site's doing.
+  page.on("console", (m) => { if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text()); });
+  page.on("response", (r) => { if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`); });
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("dialog", (d) => { problems.push(`dialog: ${d.message()}`); d.dismiss(); });
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+  await page.goto(server.origin + path);
+  return { page, problems };
+}
+
+async function search(page, fields) {
+  for (const [name, value] of Object.entries(fields)) await page.fill(`#${name}`, value);
+  await page.click("form#search button");
+  await page.waitForSelector("#results[data-state]:not([aria-busy])");
+  return page.getAttribute("#results", "data-state");
+}
+
+function cli(...args) {
+  return JSON.parse(execFileSync(bin, ["query", "--json", "--snapshot", join(repo, "content", "snapshots", `${DATE}.json`), ...args], { cwd: repo }));
+}
+
+test("a typed query renders the rows the Rust CLI answers, in order", async () => {
+  const { page, problems } = await open(`/${DATE}/`);
+  const state = await search(page, { q: "token price", limit: "20" });
+  assert.equal(state, "results");
+  const expected = cli("--limit", "20", "token", "price");
+  const links = await page.$$eval("#results table.resources tbody tr td a", (as) => as.map((a) => a.textContent));
+  assert.deepEqual(links.filter((t) => t.startsWith("http")), expected.data.map((r) => r.resource));
+  const counts = await page.$eval("#results .counts", (p) => [p.dataset.total, p.dataset.returned]);
+  assert.deepEqual(counts.map(Number), [expected.meta.total_matched, expected.meta.returned]);
+  assert.match(await page.textContent("#results"), /Rule applied: every token \("token", "price"\)/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a query matching nothing shows the empty state with its rule", async () => {
+  const { page, problems } = await open(`/${DATE}/`);
+  assert.equal(await search(page, { q: "zzqqxxnotaword" }), "empty");
+  const text = await page.textContent("#results");
+  assert.match(text, /No resource matches/);
+  assert.match(text, /"zzqqxxnotaword"/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("an invalid filter is an error, not a clamped search", async () => {
+  const { page } = await open(`/${DATE}/`);
+  assert.equal(await search(page, { q: "weather", limit: "0" }), "error");
+  assert.match(await page.textContent("#results"), /limit/);
+  await page.close();
+});
+
+test("a missing manifest shows SOURCE_UNAVAILABLE, not an empty list", async () => {
+  server.breakPaths.add(`/${DATE}/api/manifest.json`);
+  try {
+    const { page } = await open(`/${DATE}/`);
+    assert.equal(await search(page, { q: "weather" }), "unavailable");
+    assert.match(await page.textContent("#results"), /Source unavailable/);
+    await page.close();
+  } finally {
+    server.breakPaths.clear();
+  }
+});
+
+test("a search in the URL runs on load (the no-JS form's GET target)", async () => {
+  const { page, problems } = await open(`/${DATE}/search/?q=weather`);
+  await page.waitForSelector("#results[data-state]:not([aria-busy])");
+  assert.equal(await page.getAttribute("#results", "data-state"), "results");
+  assert.equal(await page.inputValue("#q"), "weather");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("browse pages work with JavaScript off", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/${DATE}/browse/page/2/`);
+  const rows = await page.$$("table.resources tbody tr");
+  assert.equal(rows.length, 50);
+  await page.click("nav.pager a[rel=next]");
+  assert.match(page.url(), /\/browse\/page\/3\/$/);
+  await context.close();
+});
+
+test("latest/ serves the newest snapshot", async () => {
+  const { page } = await open("/latest/");
+  assert.match(await page.textContent("h1"), /Paid x402 resources/);
+  assert.match(await page.textContent(".limits .snapshot"), /2026-08-20/);
+  await page.close();
+});

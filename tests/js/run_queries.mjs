@@ -1,0 +1,66 @@
+// Runs the JavaScript composer over a built API folder, for the Rust differential test.
+//
+//   node tests/js/run_queries.mjs <api_dir> <queries.json>
+//
+// queries.json: [{"text": str, "max_price": str|null, "network": str|null, "limit": str|null}, …]
+// Prints one JSON array: per query, the answer envelope or {"error": {"code": …}}.
+// Exits non-zero on anything else (a bug, an unreadable file), so the test fails loudly.
+
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+import { query } from "../../static/composer.js";
+
+/** fetchJson over a folder: parsed JSON, or null when the file does not exist. */
+function folderSource(apiDir) {
+  // Every query reads the same manifest and many of the same shards: parse each once.
+  const cache = new Map();
+  const load = async (rel) => {
+    try {
+      return JSON.parse(await readFile(path.join(apiDir, rel), "utf8"));
+    } catch (e) {
+      if (e.code === "ENOENT") return null;
+      throw e;
+    }
+  };
+  return {
+    fetchJson(rel) {
+      if (!cache.has(rel)) cache.set(rel, load(rel));
+      return cache.get(rel);
+    },
+  };
+}
+
+async function runOne(source, { text, max_price, network, limit }) {
+  try {
+    const answer = await query(source, text, { max_price, network, limit });
+    return answer.error ? { error: { code: answer.error.code } } : answer;
+  } catch (e) {
+    if (e.code === "INVALID_FILTER") return { error: { code: e.code } };
+    throw e;
+  }
+}
+
+async function main([apiDir, queriesFile]) {
+  if (!apiDir || !queriesFile) {
+    process.stderr.write("usage: node tests/js/run_queries.mjs <api_dir> <queries.json>\n");
+    return 2;
+  }
+  const queries = JSON.parse(await readFile(queriesFile, "utf8"));
+  const source = folderSource(apiDir);
+  const results = [];
+  // Sequential, so output order is query order and memory stays flat.
+  for (const q of queries) results.push(await runOne(source, q));
+  process.stdout.write(JSON.stringify(results) + "\n");
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (e) => {
+    process.stderr.write(`run_queries: ${e.stack ?? e}\n`);
+    process.exitCode = 1;
+  },
+);
