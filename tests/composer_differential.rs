@@ -1,0 +1,169 @@
+//! The browser composer (static/composer.js, run under Node) and the Rust method must
+//! give identical answers — same rows, same order, same figures, same rule text — for
+//! generated queries over every embedded snapshot: random token mixes, case and
+//! Unicode variants, noise, over-long queries, and valid and invalid filters.
+
+mod common;
+
+use std::fs;
+use std::process::Command;
+
+use common::{real_snapshot, repo_root, temp_dir, REAL_DATES};
+use serde_json::{json, Value};
+use x402dir::method::answer::answer;
+use x402dir::method::index::Index;
+use x402dir::method::query::Filters;
+use x402dir::method::Method;
+use x402dir::site::{self, shards};
+
+/// Small deterministic generator (xorshift64*), so a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const NOISE: &[&str] = &[" ", "  ", "-", "/", ".", "!?", "🚀", "→", "\u{200B}", "_", "’", ",", "\t"];
+const ODD: &[&str] = &["ΟΔΟΣ", "İstanbul", "Straße", "天气", "天", "٣٤", "e\u{301}", "ǅ", "ﬁ", "Ⅻ", "x", "ä", "ÄPI", "K", "Å", "\u{1F600}"];
+const PRICES: &[Option<&str>] = &[None, None, None, Some("0"), Some("0.001"), Some("0.01"), Some("00.010"), Some(".5"), Some("1"), Some("0.0005"), Some("abc"), Some("-1"), Some("5."), Some("1e3")];
+const NETWORKS: &[Option<&str>] = &[None, None, None, Some("base"), Some("eip155:8453"), Some("base-sepolia"), Some("eip155:84532"), Some("solana"), Some("Base"), Some("eip155:1"), Some("bogus net")];
+const LIMITS: &[Option<&str>] = &[None, None, Some("1"), Some("3"), Some("10"), Some("50"), Some("0"), Some("51"), Some("x"), Some("050")];
+
+fn case_variant(rng: &mut Rng, token: &str) -> String {
+    match rng.below(4) {
+        0 => token.to_uppercase(),
+        1 => {
+            let mut c = token.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+        }
+        _ => token.to_owned(),
+    }
+}
+
+fn generate(rng: &mut Rng, vocabulary: &[String], documents: &[Vec<String>], n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let words = match i % 10 {
+                0 => 0,
+                1 => 1 + rng.below(2),
+                9 => 9 + rng.below(4),
+                _ => 1 + rng.below(4),
+            };
+            // Half the queries take their words from one resource, so AND queries match.
+            let document = (i % 2 == 1).then(|| rng.pick(documents).clone());
+            let mut text = String::new();
+            for _ in 0..words {
+                if let Some(doc) = &document {
+                    let word = rng.pick(doc).clone();
+                    text.push_str(&case_variant(rng, &word));
+                    text.push_str(rng.pick::<&str>(NOISE));
+                    continue;
+                }
+                let piece = match rng.below(10) {
+                    0 => rng.pick(ODD).to_string(),
+                    1 => format!("zz{}q", rng.below(1000)),
+                    _ => {
+                        let word = rng.pick(vocabulary).clone();
+                        case_variant(rng, &word)
+                    }
+                };
+                text.push_str(&piece);
+                let noise = rng.pick::<&str>(NOISE);
+                text.push_str(noise);
+            }
+            // Filters (valid and invalid) on a third of the queries.
+            let filtered = rng.below(3) == 0;
+            json!({
+                "text": text,
+                "max_price": if filtered { *rng.pick(PRICES) } else { None },
+                "network": if filtered { *rng.pick(NETWORKS) } else { None },
+                "limit": if filtered { *rng.pick(LIMITS) } else { None },
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn composer_and_rust_agree_on_generated_queries() {
+    let out = temp_dir("differential").join("public");
+    let paths: Vec<_> = REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
+    let method = Method::embedded();
+    site::build(&paths, &out, &method).unwrap();
+    let mut compared = 0;
+    let mut nonempty = 0;
+    for (n, date) in REAL_DATES.iter().enumerate() {
+        let index = Index::build(&real_snapshot(date), &method);
+        // Words that really occur, favouring the common ones so that AND queries match.
+        let mut vocabulary: Vec<(usize, String)> =
+            shards::postings(&index).into_iter().filter(|(k, _)| !k.starts_with('@')).map(|(k, v)| (v.len(), k)).collect();
+        vocabulary.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let vocabulary: Vec<String> = vocabulary.into_iter().take(300).map(|(_, k)| k).collect();
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1));
+        let documents: Vec<Vec<String>> =
+            index.entries.iter().map(|e| e.haystack.split(' ').filter(|w| w.chars().count() >= 2).map(str::to_owned).collect()).collect();
+        let queries = generate(&mut rng, &vocabulary, &documents, 520);
+        let file = out.parent().unwrap().join(format!("queries-{date}.json"));
+        fs::write(&file, serde_json::to_vec(&queries).unwrap()).unwrap();
+
+        let node = Command::new("node")
+            .arg(repo_root().join("tests/js/run_queries.mjs"))
+            .arg(out.join(date).join("api"))
+            .arg(&file)
+            .output()
+            .expect("node runs (Node 20 is on every machine of this project)");
+        assert!(node.status.success(), "composer failed: {}", String::from_utf8_lossy(&node.stderr));
+        let answers: Vec<Value> = serde_json::from_slice(&node.stdout).expect("composer prints a JSON array");
+        assert_eq!(answers.len(), queries.len());
+
+        for (q, js) in queries.iter().zip(&answers) {
+            let s = |k: &str| q[k].as_str();
+            let rust = match Filters::parse(s("max_price"), s("network"), s("limit")) {
+                Ok(filters) => serde_json::to_value(answer(&index, &method, s("text").unwrap(), &filters)).unwrap(),
+                Err(_) => json!({"error": {"code": "INVALID_FILTER"}}),
+            };
+            let js = if js.get("error").is_some() { json!({"error": {"code": js["error"]["code"]}}) } else { js.clone() };
+            assert_eq!(js, rust, "{date}: query {q}");
+            if rust["data"].as_array().is_some_and(|d| !d.is_empty()) && !rust["meta"]["query"]["token_list_empty"].as_bool().unwrap() {
+                nonempty += 1;
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 1500, "{compared}");
+    // The comparison means something only if many queries actually found resources.
+    assert!(nonempty >= 300, "only {nonempty} token queries with results");
+}
+
+#[test]
+fn composer_reports_source_unavailable_not_an_empty_list() {
+    let out = temp_dir("differential-unavailable").join("public");
+    let method = Method::embedded();
+    site::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &method).unwrap();
+    let api = out.join("2026-08-20/api");
+    let queries = out.parent().unwrap().join("q.json");
+    fs::write(&queries, r#"[{"text": "ens", "max_price": null, "network": null, "limit": null}]"#).unwrap();
+    let run = |api: &std::path::Path| -> Value {
+        let o = Command::new("node").arg(repo_root().join("tests/js/run_queries.mjs")).arg(api).arg(&queries).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<Vec<Value>>(&o.stdout).unwrap().remove(0)
+    };
+    assert!(run(&api)["data"].as_array().is_some_and(|d| !d.is_empty()));
+    // A manifest of another method version: the composer must refuse, not guess.
+    let manifest = api.join("manifest.json");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(&manifest, text.replace("\"version\":\"1.0.0\",\"url\"", "\"version\":\"2.0.0\",\"url\"")).unwrap();
+    assert_eq!(run(&api)["error"]["code"], "SOURCE_UNAVAILABLE");
+    fs::remove_file(&manifest).unwrap();
+    assert_eq!(run(&api)["error"]["code"], "SOURCE_UNAVAILABLE");
+}

@@ -1,0 +1,39 @@
+//! The JavaScript suites, run from `cargo test` so that one command runs everything:
+//! the composer's unit tests (Node's test runner) and the end-to-end browser test
+//! (headless Chromium via playwright-core; .ci/run installs both).
+
+mod common;
+
+use std::process::Command;
+
+use common::repo_root;
+
+fn node_test(dir: &str) -> String {
+    let out = Command::new("node")
+        .args(["--test", "--test-reporter=spec", dir])
+        .env("X402DIR_BIN", env!("CARGO_BIN_EXE_x402dir"))
+        .current_dir(repo_root())
+        .output()
+        .expect("node runs (Node 20 is on every machine of this project)");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "node --test {dir} failed:\n{text}");
+    text
+}
+
+#[test]
+fn composer_unit_tests_pass() {
+    let report = node_test("tests/js/");
+    assert!(report.contains("pass "), "{report}");
+}
+
+#[test]
+fn browser_end_to_end_tests_pass() {
+    let chromium = std::path::Path::new("/usr/bin/chromium");
+    let playwright = repo_root().join("node_modules/playwright-core");
+    assert!(
+        chromium.exists() && playwright.exists(),
+        "the browser test needs Debian's chromium and playwright-core: apt-get install chromium && npm ci (.ci/run does both)"
+    );
+    let report = node_test("tests/e2e/");
+    assert!(report.contains("pass 7"), "{report}");
+}

@@ -1,0 +1,395 @@
+//! The built site, checked as files on disk (the way mdBook and Zola test theirs).
+
+mod common;
+#[path = "common/verdicts.rs"]
+mod verdicts;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{real_snapshot, repo_root, temp_dir, REAL_DATES};
+use serde_json::{json, Value};
+use x402dir::catalogue::import::import_file;
+use x402dir::method::index::Index;
+use x402dir::method::Method;
+use x402dir::site::{self, shards};
+
+fn files_under(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn real_snapshot_paths() -> Vec<PathBuf> {
+    REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect()
+}
+
+fn build_real(name: &str) -> PathBuf {
+    let out = temp_dir(name).join("public");
+    site::build(&real_snapshot_paths(), &out, &Method::embedded()).unwrap();
+    out
+}
+
+fn mini_site(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), "2026-01-10").unwrap();
+    let path = snap.write_into(&dir.join("snapshots"), false).unwrap();
+    let out = dir.join("public");
+    site::build(&[path], &out, &Method::embedded()).unwrap();
+    out
+}
+
+fn json_file(path: &Path) -> Value {
+    serde_json::from_slice(&fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
+#[test]
+fn mini_site_has_the_expected_tree() {
+    let out = mini_site("mini-tree");
+    let files = files_under(&out);
+    let d = "2026-01-10";
+    for expected in [
+        "index.html".to_owned(),
+        "_redirects".to_owned(),
+        "method/1.0.0/index.html".to_owned(),
+        "schema/answer.schema.json".to_owned(),
+        format!("{d}/index.html"),
+        format!("{d}/search/index.html"),
+        format!("{d}/browse/index.html"),
+        format!("{d}/method/index.html"),
+        format!("{d}/corrections/index.html"),
+        format!("{d}/report/index.html"),
+        format!("{d}/network/eip155-8453/index.html"),
+        format!("{d}/network/eip155-84532/index.html"),
+        format!("{d}/price/up-to-0.001/index.html"),
+        format!("{d}/price/no-usd-price/index.html"),
+        format!("{d}/segment/weather/index.html"),
+        format!("{d}/api/manifest.json"),
+        format!("{d}/api/prices.json"),
+        format!("{d}/api/report.json"),
+        format!("{d}/api/records/0.json"),
+        format!("{d}/api/records/2.json"),
+        format!("{d}/api/q/weather.json"),
+        format!("{d}/static/composer.js"),
+        format!("{d}/static/chars.js"),
+        format!("{d}/static/search.js"),
+        format!("{d}/static/style.css"),
+    ] {
+        assert!(files.contains_key(&expected), "missing {expected}");
+    }
+    assert!(!files.contains_key(&format!("{d}/api/records/3.json")));
+    let pages: Vec<&String> = files.keys().filter(|k| k.starts_with(&format!("{d}/r/"))).collect();
+    assert_eq!(pages.len(), 3);
+    assert_eq!(String::from_utf8(files["_redirects"].clone()).unwrap(), format!("/latest /{d}/ 302\n/latest/* /{d}/:splat 200\n"));
+    // Nothing is left over from staging.
+    assert!(files.keys().all(|k| !k.starts_with('.')), "{:?}", files.keys().filter(|k| k.starts_with('.')).collect::<Vec<_>>());
+}
+
+#[test]
+fn mini_site_api_matches_hand_worked_expectations() {
+    let api = mini_site("mini-api").join("2026-01-10/api");
+    let manifest = json_file(&api.join("manifest.json"));
+    assert_eq!(manifest["counts"], json!({"entries": 3, "withheld": 1, "quarantined": 0, "rejected": 0}));
+    let buckets = manifest["shards"]["buckets"].as_u64().unwrap() as u32;
+    let posting = |key: &str| -> Value {
+        let shard = json_file(&api.join(format!("shards/{}.json", shards::fnv1a32(key) % buckets)));
+        shard[key].clone()
+    };
+    assert_eq!(posting("weather"), json!([1, 2]));
+    assert_eq!(posting("headlines"), json!([3]));
+    assert_eq!(posting("ask"), json!([4]));
+    assert_eq!(posting("anything"), Value::Null, "withheld words are not indexed");
+    assert_eq!(posting("@network:eip155:8453"), json!([0, 2]));
+    assert_eq!(posting("@network:eip155:84532"), json!([4]));
+    assert_eq!(json_file(&api.join("prices.json")), json!({"ladder": [["0.001", [0]], ["0.02", [1]]]}));
+    let r0 = json_file(&api.join("records/0.json"));
+    assert_eq!(r0["resource"], "https://wx.example/forecast");
+    assert_eq!(r0["calls_per_payer"], json!(1.5));
+    assert_eq!(r0["days_since_last_call"], json!(1));
+    let r1 = json_file(&api.join("records/1.json"));
+    assert_eq!((r1["calls_per_payer"].clone(), r1["days_since_last_call"].clone()), (json!(1), json!(9)));
+    let r2 = json_file(&api.join("records/2.json"));
+    assert_eq!(r2["description"], Value::Null);
+    assert_eq!(r2["description_withheld"]["patterns_matched"].as_u64().map(|n| n >= 1), Some(true));
+}
+
+#[test]
+fn two_builds_are_byte_identical() {
+    let a = files_under(&build_real("det-a"));
+    let b = files_under(&build_real("det-b"));
+    assert_eq!(a.len(), b.len());
+    let differing: Vec<&String> = a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| k).collect();
+    assert!(differing.is_empty(), "{} files differ, e.g. {:?}", differing.len(), &differing[..differing.len().min(5)]);
+}
+
+#[test]
+fn real_site_covers_every_resource_and_page() {
+    let out = build_real("real-cover");
+    let root_index = fs::read_to_string(out.join("index.html")).unwrap();
+    for d in REAL_DATES {
+        assert!(root_index.contains(&format!("/{d}/")), "root lists {d}");
+        let idx = Index::build(&real_snapshot(d), &Method::embedded());
+        for (id, e) in idx.entries.iter().enumerate() {
+            assert!(out.join(format!("{d}/r/{}/index.html", e.slug)).is_file());
+            let rec = json_file(&out.join(format!("{d}/api/records/{id}.json")));
+            assert_eq!(rec["resource"], json!(e.resource.url));
+        }
+        let pages = idx.entries.len().div_ceil(50);
+        assert!(out.join(format!("{d}/browse/page/{pages}/index.html")).is_file() || pages == 1);
+        assert!(!out.join(format!("{d}/browse/page/{}/index.html", pages + 1)).exists());
+    }
+}
+
+#[test]
+fn single_token_answers_equal_the_cli_answer() {
+    let out = build_real("q-vs-cli");
+    for (date, token) in [("2025-12-31", "weather"), ("2025-12-31", "twitter"), ("2026-08-20", "ens"), ("2025-12-18", "image")] {
+        let file = json_file(&out.join(format!("{date}/api/q/{}.json", shards::token_file(token))));
+        let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+            .args(["query", "--json", "--snapshot", &format!("content/snapshots/{date}.json"), token])
+            .current_dir(repo_root())
+            .output()
+            .unwrap();
+        let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(file, cli, "{date} {token}");
+    }
+}
+
+#[test]
+fn no_json_the_build_writes_carries_a_verdict() {
+    let out = build_real("verdicts");
+    let mut checked = 0;
+    for (rel, bytes) in files_under(&out) {
+        if rel.ends_with(".json") && !rel.starts_with("schema/") {
+            let v: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            if rel.contains("/api/shards/") {
+                // Keys are indexed words of the catalogue's own text; values only numbers.
+                let lists = v.as_object().unwrap();
+                assert!(lists.values().all(|l| l.as_array().unwrap().iter().all(Value::is_u64)), "{rel}");
+                checked += 1;
+                continue;
+            }
+            let found = verdicts::verdicts_in(&v);
+            assert!(found.is_empty(), "{rel}: {found:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 5_000, "only {checked} JSON files checked");
+}
+
+#[test]
+fn withheld_description_text_appears_nowhere_in_the_output() {
+    let out = build_real("withheld");
+    let files = files_under(&out);
+    let mut needles = Vec::new();
+    let indexes: Vec<Index> = REAL_DATES.iter().map(|d| Index::build(&real_snapshot(d), &Method::embedded())).collect();
+    // Text that a published description (of any snapshot) also contains is that
+    // provider's to publish: a later listing may have dropped the screened sentence.
+    let published: Vec<&str> = indexes.iter().flat_map(|i| i.entries.iter().filter_map(|e| e.public_description())).collect();
+    for idx in &indexes {
+        for e in idx.entries.iter().filter(|e| e.withheld.is_some()) {
+            let text = e.resource.description.as_deref().unwrap();
+            let chars: Vec<char> = text.chars().collect();
+            for w in chars.windows(32).step_by(16) {
+                let needle: String = w.iter().collect();
+                if !published.iter().any(|p| p.contains(&needle)) {
+                    needles.push(needle);
+                }
+            }
+            if chars.len() < 32 {
+                needles.push(text.to_owned());
+            }
+        }
+    }
+    assert!(needles.len() > 100);
+    for (rel, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes);
+        for n in &needles {
+            // HTML escapes quotes and ampersands; JSON escapes quotes: check all forms.
+            let html = n.replace('&', "&amp;").replace('"', "&quot;").replace('\'', "&#x27;").replace('<', "&lt;").replace('>', "&gt;");
+            let json = serde_json::to_string(n).unwrap();
+            assert!(!text.contains(n.as_str()) && !text.contains(&html) && !text.contains(json.trim_matches('"')), "{rel} contains withheld text {n:?}");
+        }
+    }
+}
+
+#[test]
+fn hostile_text_is_escaped_in_every_page() {
+    let dir = temp_dir("hostile-html");
+    let items = vec![json!({
+        "resource": "javascript:alert(1)//</title><script>alert('u')</script>",
+        "description": "<img src=x onerror=alert(1)> \"quoted\" <script>alert('d')</script>",
+        "serviceName": "</title><svg onload=alert(2)>",
+        "tags": ["<b>tag</b>", "\"><script>alert(3)</script>"],
+        "accepts": [{"network": "<i>net</i>", "amount": "1", "asset": "<u>asset</u>", "payTo": "0x1"}]
+    })];
+    let snap = common::synthetic_snapshot("2026-02-02", items);
+    let path = snap.write_into(&dir.join("s"), false).unwrap();
+    let out = dir.join("public");
+    site::build(&[path], &out, &Method::embedded()).unwrap();
+    let allowed = [
+        "html", "head", "meta", "title", "link", "body", "a", "header", "nav", "main", "footer", "h1", "h2", "h3", "p", "ul", "ol", "li",
+        "table", "caption", "thead", "tbody", "tr", "th", "td", "div", "span", "small", "strong", "code", "blockquote", "aside",
+        "section", "article", "form", "label", "input", "datalist", "option", "button", "script", "noscript", "em", "pre", "hr",
+    ];
+    let mut pages = 0;
+    for (rel, bytes) in files_under(&out) {
+        if !rel.ends_with(".html") {
+            continue;
+        }
+        pages += 1;
+        let html = String::from_utf8(bytes).unwrap();
+        for tag in tags(&html) {
+            assert!(allowed.contains(&tag.name.as_str()), "{rel}: unexpected element <{}>", tag.name);
+            for (name, value) in &tag.attributes {
+                assert!(!name.starts_with("on"), "{rel}: event handler attribute {name}");
+                if name == "href" || name == "src" || name == "action" {
+                    assert!(value.starts_with('/') || value.starts_with("https://") || value.starts_with("http://") || value.starts_with('#') || !value.contains(':'), "{rel}: {name}={value}");
+                }
+            }
+            if tag.name == "script" {
+                assert!(tag.attributes.iter().any(|(n, v)| n == "src" && v.ends_with("/static/search.js")), "{rel}: a script that is not ours");
+            }
+        }
+    }
+    assert!(pages >= 8);
+}
+
+struct Tag {
+    name: String,
+    attributes: Vec<(String, String)>,
+}
+
+/// The start tags of an HTML document, with their attributes (quoted or not). Text
+/// and attribute values are skipped, so escaped catalogue text can never look like a tag.
+fn tags(html: &str) -> Vec<Tag> {
+    let b = html.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<' && i + 1 < b.len() && b[i + 1].is_ascii_alphabetic() {
+            i += 1;
+            let start = i;
+            while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' && b[i] != b'/' {
+                i += 1;
+            }
+            let mut tag = Tag { name: html[start..i].to_ascii_lowercase(), attributes: Vec::new() };
+            loop {
+                while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
+                    i += 1;
+                }
+                if i >= b.len() || b[i] == b'>' {
+                    break;
+                }
+                let ns = i;
+                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' && b[i] != b'>' {
+                    i += 1;
+                }
+                let name = html[ns..i].to_ascii_lowercase();
+                let mut value = String::new();
+                if i < b.len() && b[i] == b'=' {
+                    i += 1;
+                    if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+                        let q = b[i];
+                        i += 1;
+                        let vs = i;
+                        while i < b.len() && b[i] != q {
+                            i += 1;
+                        }
+                        value = html[vs..i].to_owned();
+                        i += 1;
+                    } else {
+                        let vs = i;
+                        while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
+                            i += 1;
+                        }
+                        value = html[vs..i].to_owned();
+                    }
+                }
+                tag.attributes.push((name, value));
+            }
+            // Title, script and style content is raw text: nothing inside is a tag.
+            if ["title", "script", "style", "textarea"].contains(&tag.name.as_str()) {
+                let close = format!("</{}", tag.name);
+                i = html[i..].find(&close).map_or(b.len(), |at| i + at);
+            }
+            out.push(tag);
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure() {
+    let err = site::build(&real_snapshot_paths()[..1], Path::new("/"), &Method::embedded()).unwrap_err();
+    assert!(err.to_string().contains("refusing"), "{err}");
+    let out = mini_site("keep-previous");
+    let before = files_under(&out);
+    let broken = temp_dir("broken-snap").join("2026-01-10.json");
+    fs::write(&broken, "{\"header\": {").unwrap();
+    assert!(site::build(&[broken], &out, &Method::embedded()).is_err());
+    assert_eq!(files_under(&out), before);
+}
+
+/// The published JSON Schemas describe what the build writes (checked by Python's
+/// jsonschema, an implementation independent of this code; CI installs it).
+#[test]
+fn published_json_matches_the_schemas() {
+    let out = build_real("schemas");
+    let run = Command::new("python3").arg(repo_root().join("tests/check_schemas.py")).arg(&out).output();
+    let run = run.expect("python3 runs (CI installs it with the jsonschema package)");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!stderr.contains("ModuleNotFoundError"), "install the checker: pip install jsonschema\n{stderr}");
+    assert!(run.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("JSON files valid"));
+}
+
+#[test]
+fn netlify_config_sets_a_strict_csp_and_caching() {
+    let text = fs::read_to_string(repo_root().join("netlify.toml")).unwrap();
+    let config: toml::Value = toml::from_str(&text).unwrap();
+    assert_eq!(config["build"]["publish"].as_str(), Some("public"));
+    assert_eq!(config["build"]["command"].as_str(), Some("cargo run --release -- build"));
+    let headers = config["headers"].as_array().unwrap();
+    let value = |path: &str, name: &str| -> String {
+        headers.iter().find(|h| h["for"].as_str() == Some(path)).and_then(|h| h["values"][name].as_str()).unwrap_or_default().to_owned()
+    };
+    let csp = value("/*", "Content-Security-Policy");
+    assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"), "{csp}");
+    assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), "{csp}");
+    assert!(value("/20*", "Cache-Control").contains("immutable"));
+    assert!(value("/latest/*", "Cache-Control").contains("max-age=300"));
+}
+
+/// The CSP forbids inline script and style, so no page may need them.
+#[test]
+fn pages_carry_no_inline_script_or_style() {
+    let out = build_real("no-inline");
+    for (rel, bytes) in files_under(&out) {
+        if !rel.ends_with(".html") {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        for tag in tags(&html) {
+            if tag.name == "script" {
+                assert!(tag.attributes.iter().any(|(n, _)| n == "src"), "{rel}: inline script");
+            }
+            assert!(tag.name != "style", "{rel}: inline style element");
+            assert!(tag.attributes.iter().all(|(n, _)| n != "style" && !n.starts_with("on")), "{rel}: inline style or handler");
+        }
+    }
+}
