@@ -389,15 +389,44 @@ async function matches(fetchJson, manifest, tokens, filters) {
     filters.max_price !== null ? need(fetchJson, manifest.prices.path) : null,
   ]);
   const lists = keys.map((key) => postings.get(key));
-  if (lists.includes(null)) return []; // a key absent from its bucket matches nothing
-  let found = lists.length > 0
-    ? intersect(lists.map(decodePostings))
+  if (lists.includes(null)) return { found: [], rarest: null }; // a key absent from its bucket matches nothing
+  const decoded = lists.map(decodePostings);
+  let found = decoded.length > 0
+    ? intersect(decoded)
     : Array.from({ length: manifest.counts.entries }, (_, id) => ({ id, score: 0 }));
   if (prices !== null) {
     const affordable = idsWithinPrice(prices, filters.max_price);
     found = found.filter((m) => affordable.has(m.id));
   }
-  return found;
+  // Every result contains every token, so the rarest token's record pack holds them all.
+  let rarest = null;
+  tokens.forEach((token, i) => {
+    if (rarest === null || decoded[i].ids.length < rarest.count) rarest = { token, count: decoded[i].ids.length };
+  });
+  return { found, rarest };
+}
+
+/** The file name of a token's pack or single-token answer (docs/static-api.md). */
+export function tokenFile(token) {
+  if (/^[a-z0-9]+$/.test(token)) return token;
+  return "u-" + [...new TextEncoder().encode(token)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The records of `ids`, in order, in as few requests as the packs allow: the rarest
+ * token's pack, or the browse pack when every id is in it, else one file per record.
+ */
+async function fetchRecords(fetchJson, manifest, ids, rarest) {
+  const packs = manifest.packs;
+  let packPath = null;
+  if (rarest !== null && rarest.count <= packs.max_postings) packPath = fill(packs.path, "token_file", tokenFile(rarest.token));
+  else if (rarest === null && ids.every((id) => id < packs.browse_len)) packPath = packs.browse;
+  if (packPath !== null && ids.length > 0) {
+    const byId = new Map((await need(fetchJson, packPath)).map((record) => [record.id, record]));
+    // A pack missing an id would be a build fault: fall back rather than guess.
+    if (ids.every((id) => byId.has(id))) return ids.map((id) => byId.get(id));
+  }
+  return Promise.all(ids.map((id) => need(fetchJson, fill(manifest.records.path, "id", id))));
 }
 
 /** A record as an answer row: without id and slug, with match_score where Rust's Row has it. */
@@ -460,11 +489,11 @@ async function answer(fetchJson, text, given) {
   // The answer states the filters as applied: a legacy network name becomes its CAIP-2 id.
   const filters = { ...given, network: given.network === null ? null : canonicalNetwork(manifest, given.network) };
   const tokens = tokenise(text);
-  const found = await matches(fetchJson, manifest, tokens.tokens, filters);
+  const { found, rarest } = await matches(fetchJson, manifest, tokens.tokens, filters);
   // Ids are browse-order positions, so this is the method's full order (§3.4).
   found.sort((a, b) => b.score - a.score || a.id - b.id);
   const top = found.slice(0, filters.limit);
-  const records = await Promise.all(top.map(({ id }) => need(fetchJson, fill(manifest.records.path, "id", id))));
+  const records = await fetchRecords(fetchJson, manifest, top.map(({ id }) => id), rarest);
   const data = records.map((record, i) => toRow(record, top[i].score));
   return {
     meta: {

@@ -115,6 +115,11 @@ fn mini_site_api_matches_hand_worked_expectations() {
     assert_eq!(posting("@network:eip155:8453"), json!([0, 2]));
     assert_eq!(posting("@network:eip155:84532"), json!([4]));
     assert_eq!(json_file(&api.join("prices.json")), json!({"ladder": [["0.001", [0]], ["0.02", [1]]]}));
+    // The pack of a token holds exactly the records of its postings, in id order.
+    let pack = json_file(&api.join("packs/weather.json"));
+    assert_eq!(pack, json!([json_file(&api.join("records/0.json")), json_file(&api.join("records/1.json"))]));
+    assert!(!api.join("packs/anything.json").exists());
+    assert_eq!(json_file(&api.join("packs/_browse.json")).as_array().unwrap().len(), 3);
     let r0 = json_file(&api.join("records/0.json"));
     assert_eq!(r0["resource"], "https://wx.example/forecast");
     assert_eq!(r0["calls_per_payer"], json!(1.5));

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -19,6 +20,12 @@ pub const API_VERSION: u32 = 1;
 /// Aim for about this many bytes of postings per shard file.
 const TARGET_SHARD_BYTES: usize = 4096;
 const MIN_BUCKETS: usize = 8;
+/// Tokens with at most this many postings get a record pack: the records of all their
+/// resources in one file, so a query whose rarest token is one of them fetches its
+/// rows in one request instead of one per row.
+pub const PACK_MAX_POSTINGS: usize = 64;
+/// The browse pack holds the first resources in browse order (a query without tokens).
+pub const BROWSE_PACK_LEN: usize = 50;
 
 /// FNV-1a, 32 bits, over the UTF-8 bytes of `key`. Chosen for being a few lines in
 /// both languages, so that Rust and the composer cannot disagree about a bucket.
@@ -106,6 +113,7 @@ struct Manifest<'a> {
     networks: Value,
     shards: Value,
     records: Value,
+    packs: Value,
     prices: Value,
     single_token_answers: Value,
 }
@@ -150,14 +158,30 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
     let rungs: Vec<Value> = rungs.iter().map(|(p, ids)| json!([p.to_string(), encode_plain(ids)])).collect();
     files.push(("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs }))));
 
-    for (id, e) in index.entries.iter().enumerate() {
-        files.push((format!("api/records/{id}.json"), to_bytes(&record(e, id, index, method))));
-    }
-
-    for token in lists.keys().filter(|k| !k.starts_with('@')) {
+    // Each record is serialised once; packs are those bytes joined.
+    let records: Vec<Vec<u8>> =
+        index.entries.par_iter().enumerate().map(|(id, e)| to_bytes(&record(e, id, index, method))).collect();
+    let pack = |ids: &mut dyn Iterator<Item = usize>| -> Vec<u8> {
+        let mut out = vec![b'['];
+        for (i, id) in ids.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&records[id]);
+        }
+        out.push(b']');
+        out
+    };
+    let tokens: Vec<(&String, &Vec<(usize, bool)>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
+    files.par_extend(tokens.par_iter().filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS).map(|(token, list)| {
+        (format!("api/packs/{}.json", token_file(token)), pack(&mut list.iter().map(|(id, _)| *id)))
+    }));
+    files.push(("api/packs/_browse.json".into(), pack(&mut (0..records.len().min(BROWSE_PACK_LEN)))));
+    files.par_extend(tokens.par_iter().map(|(token, _)| {
         let a = answer(index, method, token, &Filters::default());
-        files.push((format!("api/q/{}.json", token_file(token)), to_bytes(&a)));
-    }
+        (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
+    }));
+    files.extend(records.into_iter().enumerate().map(|(id, bytes)| (format!("api/records/{id}.json"), bytes)));
 
     let aliases: BTreeMap<&str, &str> = method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
@@ -178,6 +202,12 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
         networks: json!({ "aliases": aliases }),
         shards: json!({"hash": "fnv1a32", "buckets": buckets, "path": "shards/{bucket}.json"}),
         records: json!({"path": "records/{id}.json"}),
+        packs: json!({
+            "path": "packs/{token_file}.json",
+            "max_postings": PACK_MAX_POSTINGS,
+            "browse": "packs/_browse.json",
+            "browse_len": BROWSE_PACK_LEN.min(index.entries.len()),
+        }),
         prices: json!({"path": "prices.json"}),
         single_token_answers: json!({
             "path": "q/{token_file}.json",

@@ -14,6 +14,7 @@ import {
   parseFilters,
   query,
   render,
+  tokenFile,
   tokenise,
   words,
 } from "../../static/composer.js";
@@ -241,7 +242,7 @@ function encode(list) {
   });
 }
 
-function manifest(version = METHOD_VERSION) {
+function manifest(version = METHOD_VERSION, packs = { max_postings: 0, browse_len: 0 }) {
   return {
     api_version: 1,
     method: { name: "x402dir directory method", version, url: "https://dir.example/method/1.0.0/" },
@@ -254,6 +255,7 @@ function manifest(version = METHOD_VERSION) {
     networks: { aliases: { base: "eip155:8453" } },
     shards: { hash: "fnv1a32", buckets: BUCKETS, path: "shards/{bucket}.json" },
     records: { path: "records/{id}.json" },
+    packs: { path: "packs/{token_file}.json", browse: "packs/_browse.json", ...packs },
     prices: { path: "prices.json" },
   };
 }
@@ -294,8 +296,13 @@ const RECORDS = [
 ];
 
 /** The fake API as files, with a log of every path fetched. */
-function fakeApi({ files: overrides = {}, version } = {}) {
-  const files = { "manifest.json": manifest(version), "prices.json": { ladder: LADDER } };
+function fakeApi({ files: overrides = {}, version, packs } = {}) {
+  const files = { "manifest.json": manifest(version, packs), "prices.json": { ladder: LADDER } };
+  // Record packs as the build writes them: per token, the records of all its postings.
+  for (const [key, list] of Object.entries(POSTINGS)) {
+    if (!key.startsWith("@")) files[`packs/${tokenFile(key)}.json`] = list.map(([id]) => RECORDS[id]);
+  }
+  files["packs/_browse.json"] = RECORDS.slice(0, 3);
   for (let b = 0; b < BUCKETS; b++) files[`shards/${b}.json`] = {};
   for (const [key, list] of Object.entries(POSTINGS)) files[`shards/${fnv1a32(key) % BUCKETS}.json`][key] = encode(list);
   RECORDS.forEach((r) => (files[`records/${r.id}.json`] = r));
@@ -312,6 +319,34 @@ function fakeApi({ files: overrides = {}, version } = {}) {
 
 const ids = (answer) => answer.data.map((row) => Number(row.resource.match(/r(\d+)/)[1]));
 const scores = (answer) => answer.data.map((row) => row.match_score);
+
+describe("record packs", () => {
+  test("rows come from the rarest token's pack in one request, identical to per-record files", async () => {
+    const plain = await query(fakeApi(), "weather forecast", {});
+    const api = fakeApi({ packs: { max_postings: 64, browse_len: 3 } });
+    const packed = await query(api, "weather forecast", {});
+    assert.deepEqual(packed, plain);
+    assert.ok(!api.fetched.some((p) => p.startsWith("records/")), api.fetched.join(", "));
+    assert.equal(api.fetched.filter((p) => p.startsWith("packs/")).length, 1);
+  });
+
+  test("a query without tokens inside the browse pack uses it; beyond it, per-record files", async () => {
+    const api = fakeApi({ packs: { max_postings: 64, browse_len: 3 } });
+    const first = await query(api, "", { limit: "3" });
+    assert.deepEqual(ids(first), [0, 1, 2]);
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["packs/_browse.json"]);
+    const api2 = fakeApi({ packs: { max_postings: 64, browse_len: 3 } });
+    const more = await query(api2, "", { limit: "5" });
+    assert.deepEqual(ids(more), [0, 1, 2, 3, 4]);
+    assert.ok(!api2.fetched.includes("packs/_browse.json"));
+  });
+
+  test("token file names match the build's", () => {
+    assert.equal(tokenFile("weather"), "weather");
+    assert.equal(tokenFile("天气"), "u-e5a4a9e6b094");
+    assert.equal(tokenFile("ünï"), "u-c3bc6ec3af");
+  });
+});
 
 describe("query", () => {
   test("orders by match_score descending, then id ascending", async () => {
