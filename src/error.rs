@@ -20,6 +20,8 @@ pub enum Error {
     Content { file: String, line: usize, message: String },
     /// Refused to do something that would lose or overwrite data.
     Refused(String),
+    /// A catalogue walk failed or was incomplete; nothing was stored.
+    Walk(String),
 }
 
 impl Error {
@@ -60,6 +62,7 @@ impl Error {
             Error::Input { .. } => "INVALID_INPUT",
             Error::Content { .. } => "INVALID_CONTENT",
             Error::Refused(_) => "REFUSED",
+            Error::Walk(_) => "WALK_FAILED",
         }
     }
 }
@@ -74,6 +77,7 @@ impl fmt::Display for Error {
             Error::Content { file, line: 0, message } => write!(f, "{file}: {message}"),
             Error::Content { file, line, message } => write!(f, "{file}:{line}: {message}"),
             Error::Refused(message) => write!(f, "{message}"),
+            Error::Walk(message) => write!(f, "walk failed: {message}"),
         }
     }
 }

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-
-use x402dir::catalogue::{import, snapshot};
+use x402dir::catalogue::{fetch, import, snapshot};
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
@@ -49,6 +49,45 @@ enum Command {
         /// Output folder.
         #[arg(long, default_value = "public")]
         out: PathBuf,
+    },
+    /// Walk the live discovery catalogue into a dated snapshot (atomic; resumable).
+    Fetch {
+        /// The discovery endpoint.
+        #[arg(long, default_value = x402dir::catalogue::import::CDP_DISCOVERY_URL)]
+        base_url: String,
+        /// The snapshot's date, YYYY-MM-DD (default: today, UTC).
+        #[arg(long)]
+        date: Option<String>,
+        /// Folder the snapshot is written to.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        dir: PathBuf,
+        /// Items per page to ask for (the API rounds to 10 and clamps to 20..1000).
+        #[arg(long, default_value_t = 1000)]
+        page_size: u32,
+        /// Pages in flight at once.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
+        /// Least milliseconds between two requests.
+        #[arg(long, default_value_t = 500)]
+        rate_ms: u64,
+        /// Seconds before one request is abandoned (and retried).
+        #[arg(long, default_value_t = 30)]
+        timeout_secs: u64,
+        /// Seconds before the whole walk is stopped (it can be resumed).
+        #[arg(long, default_value_t = 1800)]
+        walk_timeout_secs: u64,
+        /// Tries per page before giving up.
+        #[arg(long, default_value_t = 6)]
+        max_tries: u32,
+        /// Replace an existing snapshot of the same date.
+        #[arg(long)]
+        force: bool,
+        /// Store an incomplete walk, marked incomplete, instead of failing.
+        #[arg(long)]
+        allow_incomplete: bool,
+        /// No progress output.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Answer a query by the directory method and print the answer envelope.
     Query {
@@ -131,6 +170,43 @@ fn run(command: Command) -> Result<(), Error> {
                 println!("built {}: {} resources, {} files in {}", b.date, b.entries, b.files, out.join(&b.date).display());
             }
             println!("done in {:.2} s; open {}", started.elapsed().as_secs_f64(), out.join("index.html").display());
+            Ok(())
+        }
+        Command::Fetch {
+            base_url,
+            date,
+            dir,
+            page_size,
+            concurrency,
+            rate_ms,
+            timeout_secs,
+            walk_timeout_secs,
+            max_tries,
+            force,
+            allow_incomplete,
+            quiet,
+        } => {
+            let config = fetch::WalkConfig {
+                base_url,
+                page_size,
+                concurrency,
+                min_interval: Duration::from_millis(rate_ms),
+                request_timeout: Duration::from_secs(timeout_secs),
+                walk_timeout: Duration::from_secs(walk_timeout_secs),
+                max_tries: max_tries.max(1),
+                ..fetch::WalkConfig::default()
+            };
+            let date = date.unwrap_or_else(|| {
+                let today = time::OffsetDateTime::now_utc().date();
+                format!("{:04}-{:02}-{:02}", today.year(), today.month() as u8, today.day())
+            });
+            let request = fetch::FetchRequest { config, date, dir, overwrite: force, allow_incomplete };
+            let (path, report) = fetch::fetch(&request, &fetch::Progress::for_stderr(quiet))?;
+            println!("walked {}", report.summary());
+            for note in report.notes() {
+                println!("note: {note}");
+            }
+            println!("wrote {}", path.display());
             Ok(())
         }
         Command::Query { snapshot: path, snapshots_dir, max_price, network, limit, json, words } => {

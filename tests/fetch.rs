@@ -1,0 +1,326 @@
+//! `x402dir fetch` against a discovery API on loopback serving the real December dump
+//! page by page, with injected faults. No test touches the internet.
+
+mod common;
+#[path = "common/catalogue_server.rs"]
+mod catalogue_server;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use catalogue_server::{Action, CatalogueServer};
+use common::{repo_root, temp_dir};
+use serde_json::{json, Value};
+use x402dir::catalogue::fetch::{fetch, FetchRequest, Progress, WalkConfig};
+use x402dir::catalogue::snapshot::Snapshot;
+
+/// A script helper: true for the first `n` requests of `offset`, false after.
+fn first_tries(n: usize) -> impl Fn(u64, u64) -> bool + Send + Sync {
+    let seen = std::sync::Mutex::new(std::collections::HashMap::<u64, usize>::new());
+    move |offset, wanted| {
+        if offset != wanted {
+            return false;
+        }
+        let mut seen = seen.lock().unwrap();
+        let count = seen.entry(offset).or_default();
+        *count += 1;
+        *count <= n
+    }
+}
+
+fn real_items() -> Vec<Value> {
+    let path = repo_root().join("../shared/data/catalogue/cdp-bazaar_2025-12-31_oops402_full.json");
+    let v: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
+    v["resources"].as_array().unwrap().clone()
+}
+
+fn request(server: &CatalogueServer, dir: &Path) -> FetchRequest {
+    FetchRequest {
+        config: WalkConfig {
+            base_url: server.base_url.clone(),
+            page_size: 100,
+            concurrency: 2,
+            min_interval: Duration::ZERO,
+            request_timeout: Duration::from_millis(800),
+            walk_timeout: Duration::from_secs(60),
+            max_tries: 4,
+            backoff_base: Duration::from_millis(5),
+            backoff_max: Duration::from_millis(40),
+            max_retry_after: Duration::from_secs(5),
+            ..WalkConfig::default()
+        },
+        date: "2026-12-01".into(),
+        dir: dir.to_path_buf(),
+        overwrite: false,
+        allow_incomplete: false,
+    }
+}
+
+fn snapshot_dir(name: &str) -> PathBuf {
+    let dir = temp_dir(name).join("snapshots");
+    fs::create_dir_all(&dir).unwrap();
+    // An existing snapshot that no failure may touch.
+    fs::write(dir.join("2025-01-01.json"), b"previous snapshot bytes").unwrap();
+    dir
+}
+
+fn assert_untouched(dir: &Path) {
+    assert_eq!(fs::read(dir.join("2025-01-01.json")).unwrap(), b"previous snapshot bytes");
+    assert!(!dir.join("2026-12-01.json").exists(), "a failed walk wrote a snapshot");
+    let stray: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| n.contains(".tmp")).collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
+
+fn stored(dir: &Path) -> Snapshot {
+    Snapshot::read(&dir.join("2026-12-01.json")).unwrap()
+}
+
+#[test]
+fn a_clean_walk_stores_every_item_exactly_and_completely() {
+    let items = real_items();
+    let server = CatalogueServer::start(items.clone(), |_| Action::Serve);
+    let dir = snapshot_dir("fetch-clean");
+    let (path, report) = fetch(&request(&server, &dir), &Progress::Quiet).unwrap();
+    assert_eq!(path, dir.join("2026-12-01.json"));
+    let snap = stored(&dir);
+    assert_eq!(snap.items, items, "items are stored exactly as served, in catalogue order");
+    assert!(snap.header.complete);
+    assert_eq!(snap.header.reported_total, Some(1400));
+    assert_eq!(snap.header.source.via, "walk");
+    assert_eq!(report.pages, 14);
+    assert_eq!((report.retries, report.duplicates), (0, 0));
+    let log = server.log.lock().unwrap();
+    assert_eq!(log.len(), 14);
+    assert!(log.iter().all(|(limit, offset, ua)| *limit == 100 && offset % 100 == 0 && ua.starts_with("x402dir/")));
+    assert!(!dir.join(".walk-2026-12-01.jsonl").exists(), "checkpoint removed after success");
+}
+
+#[test]
+fn page_size_follows_the_api_rounding() {
+    let server = CatalogueServer::start(real_items(), |_| Action::Serve);
+    let dir = snapshot_dir("fetch-rounding");
+    let mut req = request(&server, &dir);
+    req.config.page_size = 333; // the API would use 330
+    let (_, report) = fetch(&req, &Progress::Quiet).unwrap();
+    assert!(report.complete);
+    assert!(server.log.lock().unwrap().iter().all(|(limit, offset, _)| *limit == 330 && offset % 330 == 0));
+}
+
+#[test]
+fn rate_limits_are_honoured_with_retry_after() {
+    let limited = first_tries(1);
+    let server = CatalogueServer::start(real_items(), move |r| {
+        if limited(r.offset, 300) {
+            Action::Status { code: 429, headers: vec![("Retry-After".into(), "1".into())], body: "slow down".into() }
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-429");
+    let started = std::time::Instant::now();
+    let (_, report) = fetch(&request(&server, &dir), &Progress::Quiet).unwrap();
+    assert!(report.complete && report.retries >= 1);
+    assert!(started.elapsed() >= Duration::from_secs(1), "waited as Retry-After asked");
+    assert_eq!(stored(&dir).items.len(), 1400);
+}
+
+#[test]
+fn a_retry_after_beyond_the_allowed_wait_fails_clearly() {
+    let server = CatalogueServer::start(real_items(), |r| {
+        if r.offset == 500 {
+            Action::Status { code: 429, headers: vec![("Retry-After".into(), "3600".into())], body: String::new() }
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-429-long");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("offset 500") && err.contains("asks to wait 3600 s"), "{err}");
+    assert_untouched(&dir);
+}
+
+#[test]
+fn server_errors_dropped_connections_and_cut_bodies_are_retried() {
+    let (busy, dropped, cut) = (first_tries(2), first_tries(2), first_tries(2));
+    let server = CatalogueServer::start(real_items(), move |r| {
+        if busy(r.offset, 500) {
+            Action::Status { code: 503, headers: vec![], body: "busy".into() }
+        } else if dropped(r.offset, 600) {
+            Action::Drop
+        } else if cut(r.offset, 700) {
+            Action::Truncate
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-transient");
+    let mut req = request(&server, &dir);
+    req.config.max_tries = 6;
+    let (_, report) = fetch(&req, &Progress::Quiet).unwrap();
+    assert!(report.complete, "{}", report.summary());
+    assert_eq!(report.retries, 6, "{}", report.summary());
+    assert_eq!(stored(&dir).items, real_items());
+}
+
+#[test]
+fn persistent_truncation_gives_up_with_the_reason_and_stores_nothing() {
+    let server = CatalogueServer::start(real_items(), |r| if r.offset == 700 { Action::Truncate } else { Action::Serve });
+    let dir = snapshot_dir("fetch-truncated");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("offset 700") && err.contains("gave up after 4 tries") && err.contains("truncated or invalid JSON"), "{err}");
+    assert_untouched(&dir);
+}
+
+#[test]
+fn a_page_slower_than_the_timeout_is_retried_then_abandoned() {
+    // Slow once: retried and completed.
+    let slow = first_tries(1);
+    let server = CatalogueServer::start(real_items(), move |r| if slow(r.offset, 200) { Action::Delay(Duration::from_millis(1500)) } else { Action::Serve });
+    let dir = snapshot_dir("fetch-slow-once");
+    let (_, report) = fetch(&request(&server, &dir), &Progress::Quiet).unwrap();
+    assert!(report.complete && report.retries >= 1);
+    // Always slow: gives up saying it timed out.
+    let server = CatalogueServer::start(real_items(), |r| if r.offset == 200 { Action::Delay(Duration::from_millis(1500)) } else { Action::Serve });
+    let dir = snapshot_dir("fetch-slow-always");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("offset 200") && err.contains("timed out"), "{err}");
+    assert_untouched(&dir);
+}
+
+#[test]
+fn the_whole_walk_has_a_deadline() {
+    let server = CatalogueServer::start(real_items(), |_| Action::Delay(Duration::from_millis(300)));
+    let dir = snapshot_dir("fetch-deadline");
+    let mut req = request(&server, &dir);
+    req.config.walk_timeout = Duration::from_millis(700);
+    let err = fetch(&req, &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("longer than") && err.contains("resume"), "{err}");
+    assert_untouched(&dir);
+}
+
+#[test]
+fn a_total_that_grows_mid_walk_is_followed_to_the_end() {
+    let items = real_items();
+    let mut grown = items.clone();
+    for i in 0..50 {
+        grown.push(json!({"resource": format!("https://new.example/{i}"), "type": "http", "x402Version": 2, "accepts": []}));
+    }
+    let grown_for_server = grown.clone();
+    let server = CatalogueServer::start(items, move |r| {
+        if r.index >= 5 {
+            Action::ServeFrom { items: grown_for_server.clone(), total: 1450 }
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-grow");
+    let (_, report) = fetch(&request(&server, &dir), &Progress::Quiet).unwrap();
+    assert_eq!(report.totals, vec![1400, 1450]);
+    assert!(report.complete, "{}", report.summary());
+    let snap = stored(&dir);
+    assert_eq!(snap.items, grown);
+    assert_eq!(snap.header.reported_total, Some(1450));
+    assert!(snap.header.notes.iter().any(|n| n.contains("1400 → 1450")), "{:?}", snap.header.notes);
+}
+
+#[test]
+fn a_page_repeating_items_is_never_stored_as_complete() {
+    let items = real_items();
+    let repeated = items.clone();
+    let server = CatalogueServer::start(items, move |r| {
+        if r.offset == 200 {
+            // The API's cache serves the previous page again.
+            let mut page_items = repeated.clone();
+            page_items.splice(200..300, repeated[100..200].iter().cloned());
+            Action::ServeFrom { items: page_items, total: 1400 }
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-repeat");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("incomplete") && err.contains("100 identical items") && err.contains("1300 distinct items"), "{err}");
+    assert_untouched(&dir);
+    // Asked to, it stores the walk marked incomplete, with the reasons.
+    let mut req = request(&server, &dir);
+    req.allow_incomplete = true;
+    let (_, report) = fetch(&req, &Progress::Quiet).unwrap();
+    assert_eq!((report.duplicates, report.items), (100, 1300));
+    let snap = stored(&dir);
+    assert!(!snap.header.complete);
+    assert!(snap.header.notes.iter().any(|n| n.contains("incomplete")));
+}
+
+#[test]
+fn an_interrupted_walk_resumes_from_its_checkpoint() {
+    let items = real_items();
+    // One endpoint that fails at offset 900 until it is mended.
+    let mended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let m = mended.clone();
+    let server = CatalogueServer::start(items.clone(), move |r| {
+        if r.offset == 900 && !m.load(std::sync::atomic::Ordering::SeqCst) {
+            Action::Status { code: 500, headers: vec![], body: String::new() }
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-resume");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("offset 900"), "{err}");
+    assert_untouched(&dir);
+    assert!(dir.join(".walk-2026-12-01.jsonl").exists(), "checkpoint kept for resuming");
+    // Simulate a crash mid-write: a damaged last line is ignored.
+    let mut checkpoint = fs::read(dir.join(".walk-2026-12-01.jsonl")).unwrap();
+    checkpoint.extend_from_slice(b"{\"offset\": 1300, \"total\": 14");
+    fs::write(dir.join(".walk-2026-12-01.jsonl"), checkpoint).unwrap();
+
+    mended.store(true, std::sync::atomic::Ordering::SeqCst);
+    let before = server.log.lock().unwrap().len();
+    let (_, report) = fetch(&request(&server, &dir), &Progress::Quiet).unwrap();
+    assert!(report.pages_resumed >= 1, "{}", report.summary());
+    let fetched_again = server.log.lock().unwrap().len() - before;
+    assert_eq!(fetched_again, 14 - report.pages_resumed, "only the missing pages are fetched again");
+    assert_eq!(stored(&dir).items, items);
+    assert!(!dir.join(".walk-2026-12-01.jsonl").exists());
+}
+
+#[test]
+fn a_client_error_is_not_retried() {
+    let server = CatalogueServer::start(real_items(), |_| Action::Status { code: 404, headers: vec![], body: "no such endpoint".into() });
+    let dir = snapshot_dir("fetch-404");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("HTTP 404") && err.contains("no such endpoint"), "{err}");
+    assert_eq!(server.log.lock().unwrap().len(), 1);
+    assert_untouched(&dir);
+}
+
+#[test]
+fn an_existing_snapshot_is_refused_before_any_request() {
+    let server = CatalogueServer::start(real_items(), |_| Action::Serve);
+    let dir = snapshot_dir("fetch-exists");
+    fs::write(dir.join("2026-12-01.json"), b"keep me").unwrap();
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(server.log.lock().unwrap().len(), 0);
+    assert_eq!(fs::read(dir.join("2026-12-01.json")).unwrap(), b"keep me");
+}
+
+#[test]
+fn the_cli_prints_a_summary_and_plain_progress_lines() {
+    let server = CatalogueServer::start(real_items(), |_| Action::Serve);
+    let dir = snapshot_dir("fetch-cli");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        .args(["fetch", "--base-url", &server.base_url, "--date", "2026-12-01", "--page-size", "200", "--rate-ms", "0", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("walked 1400 items in 7 pages") && stdout.contains("complete"), "{stdout}");
+    assert!(stdout.contains("wrote "), "{stdout}");
+    // Not a terminal: plain lines, no progress-bar control characters.
+    assert!(stderr.lines().filter(|l| l.starts_with("page ")).count() >= 6, "{stderr}");
+    assert!(!stderr.contains('\u{1b}'));
+}
