@@ -7,6 +7,7 @@
 pub mod catalogue;
 pub mod config;
 pub mod error;
+pub mod integrity;
 pub mod method;
 pub mod site;
 pub mod terminal;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use x402dir::catalogue::{fetch, import, snapshot};
+use x402dir::integrity;
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
@@ -221,13 +222,17 @@ fn run(command: Command) -> Result<(), Error> {
                 Some(p) => p,
                 None => snapshot::latest(&snapshots_dir)?,
             };
-            // Compile the screening patterns while the snapshot is read: both take time.
-            let (snap, method) = std::thread::scope(|scope| {
+            // Compile the screening patterns while the snapshots are read: both take time.
+            let (history, method) = std::thread::scope(|scope| {
                 let method = scope.spawn(Method::embedded);
-                (snapshot::Snapshot::read(&path), method.join().expect("content files are valid"))
+                let history: Result<Vec<(PathBuf, snapshot::Snapshot)>, Error> = integrity::history_for(&path)
+                    .and_then(|paths| paths.into_iter().map(|p| snapshot::Snapshot::read(&p).map(|s| (p, s))).collect());
+                (history, method.join().expect("content files are valid"))
             });
-            let snap = snap?;
-            let index = Index::build(&snap, &method);
+            let history = history?;
+            let snap = &history.iter().find(|(p, _)| *p == path).expect("a snapshot is its own history").1;
+            let refs: Vec<&snapshot::Snapshot> = history.iter().map(|(_, s)| s).collect();
+            let index = Index::build_with_history(snap, &refs, &method);
             let answer = answer(&index, &method, &words.join(" "), &filters);
             if json {
                 println!("{}", serde_json::to_string_pretty(&answer).expect("answers serialise"));

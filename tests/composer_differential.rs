@@ -8,10 +8,9 @@ mod common;
 use std::fs;
 use std::process::Command;
 
-use common::{real_snapshot, repo_root, temp_dir, REAL_DATES};
+use common::{repo_root, temp_dir, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::method::answer::answer;
-use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
 use x402dir::site::{self, shards};
@@ -94,6 +93,27 @@ fn generate(rng: &mut Rng, vocabulary: &[String], documents: &[Vec<String>], n: 
         .collect()
 }
 
+/// The path of the first place two JSON values differ.
+fn first_difference(a: &Value, b: &Value, path: &str) -> String {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, v) in x {
+                match y.get(k) {
+                    Some(w) if w == v => {}
+                    Some(w) => return first_difference(v, w, &format!("{path}.{k}")),
+                    None => return format!("{path}.{k} missing on the right"),
+                }
+            }
+            format!("{path}: keys differ")
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            let i = x.iter().zip(y).position(|(v, w)| v != w).unwrap_or(0);
+            first_difference(&x[i], &y[i], &format!("{path}[{i}]"))
+        }
+        _ => format!("{path}: {a} vs {b}"),
+    }
+}
+
 #[test]
 fn composer_and_rust_agree_on_generated_queries() {
     let out = temp_dir("differential").join("public");
@@ -102,11 +122,12 @@ fn composer_and_rust_agree_on_generated_queries() {
     site::build(&paths, &out, &method).unwrap();
     let mut compared = 0;
     let mut nonempty = 0;
-    for (n, date) in REAL_DATES.iter().enumerate() {
-        let index = Index::build(&real_snapshot(date), &method);
+    // The same indexes the build made: each snapshot judged with its history.
+    let indexes = site::indexes_with_history(&paths, &method).unwrap();
+    for (n, (date, index)) in REAL_DATES.iter().zip(&indexes).enumerate() {
         // Words that really occur, favouring the common ones so that AND queries match.
         let mut vocabulary: Vec<(usize, String)> =
-            shards::postings(&index).into_iter().filter(|(k, _)| !k.starts_with('@')).map(|(k, v)| (v.len(), k)).collect();
+            shards::postings(index).into_iter().filter(|(k, _)| !k.starts_with('@')).map(|(k, v)| (v.len(), k)).collect();
         vocabulary.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let vocabulary: Vec<String> = vocabulary.into_iter().take(300).map(|(_, k)| k).collect();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1));
@@ -129,11 +150,17 @@ fn composer_and_rust_agree_on_generated_queries() {
         for (q, js) in queries.iter().zip(&answers) {
             let s = |k: &str| q[k].as_str();
             let rust = match Filters::parse(s("max_price"), s("network"), s("limit")) {
-                Ok(filters) => serde_json::to_value(answer(&index, &method, s("text").unwrap(), &filters)).unwrap(),
+                Ok(filters) => serde_json::to_value(answer(index, &method, s("text").unwrap(), &filters)).unwrap(),
                 Err(_) => json!({"error": {"code": "INVALID_FILTER"}}),
             };
             let js = if js.get("error").is_some() { json!({"error": {"code": js["error"]["code"]}}) } else { js.clone() };
-            assert_eq!(js, rust, "{date}: query {q}");
+            if js != rust {
+                let urls = |v: &Value| -> Vec<String> { v["data"].as_array().map(|d| d.iter().map(|r| r["resource"].to_string()).collect()).unwrap_or_default() };
+                panic!(
+                    "{date}: query {q}\n composer: {} matched {:?}\n rust:     {} matched {:?}\n first differing field: {}",
+                    js["meta"]["total_matched"], urls(&js), rust["meta"]["total_matched"], urls(&rust), first_difference(&js, &rust, "$")
+                );
+            }
             if rust["data"].as_array().is_some_and(|d| !d.is_empty()) && !rust["meta"]["query"]["token_list_empty"].as_bool().unwrap() {
                 nonempty += 1;
             }

@@ -14,6 +14,7 @@ use super::screen::Withheld;
 use super::Method;
 use crate::catalogue::model::Resource;
 use crate::catalogue::snapshot::{Header, Snapshot};
+use crate::integrity::{is_owners, Claim, Ledger, Standing};
 use crate::site::paths::{host_of, resource_slug};
 
 /// One resource as the method sees it.
@@ -82,8 +83,11 @@ pub struct Report {
     pub rejected: Vec<Rejected>,
     /// The same URL listed again by the same owner: the newest listing is kept.
     pub collapsed: Vec<Collapsed>,
-    /// The same URL claimed by different payTo addresses: held out of the index.
+    /// The same URL claimed by different payTo addresses (in this snapshot or an
+    /// earlier one) and not settled: held out of the index.
     pub quarantined: Vec<Conflict>,
+    /// Listings of a settled URL that do not pay its owner.
+    pub overruled: Vec<Overruled>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -102,14 +106,18 @@ pub struct Collapsed {
 #[derive(Debug, Clone, Serialize)]
 pub struct Conflict {
     pub resource: String,
+    /// Every payTo set that claimed the URL, across the stored snapshots.
     pub claims: Vec<Claim>,
 }
 
+/// A listing dropped because the corrections log settled its URL on another owner.
 #[derive(Debug, Clone, Serialize)]
-pub struct Claim {
+pub struct Overruled {
+    pub resource: String,
     pub position: usize,
     pub pay_to: Vec<String>,
-    pub last_updated: Option<String>,
+    pub owner: Vec<String>,
+    pub correction_date: String,
 }
 
 #[derive(Debug, Clone)]
@@ -122,7 +130,21 @@ pub struct Index {
 }
 
 impl Index {
+    /// The index of a snapshot judged on its own (no earlier snapshots as history).
     pub fn build(snapshot: &Snapshot, method: &Method) -> Index {
+        let ledger = Ledger::build(&[snapshot], &snapshot.header.date, method.corrections);
+        Index::build_with(snapshot, method, &ledger)
+    }
+
+    /// The index of a snapshot judged with `history` (the stored snapshots up to and
+    /// including it) deciding who owns each URL.
+    pub fn build_with_history(snapshot: &Snapshot, history: &[&Snapshot], method: &Method) -> Index {
+        let ledger = Ledger::build(history, &snapshot.header.date, method.corrections);
+        Index::build_with(snapshot, method, &ledger)
+    }
+
+    /// The index of a snapshot with ownership decided by `ledger` (SPEC §4).
+    pub fn build_with(snapshot: &Snapshot, method: &Method, ledger: &Ledger) -> Index {
         let date = snapshot.date();
         let mut report = Report::default();
         // Group listings by exact URL, keeping snapshot positions.
@@ -135,30 +157,44 @@ impl Index {
         }
         let mut entries = Vec::with_capacity(by_url.len());
         for (url, mut listings) in by_url {
-            if listings.len() > 1 {
-                let owners = listings[0].1.pay_to_set();
-                if listings.iter().any(|(_, r)| r.pay_to_set() != owners) {
-                    report.quarantined.push(Conflict {
-                        resource: url,
-                        claims: listings
-                            .iter()
-                            .map(|(p, r)| Claim { position: *p, pay_to: r.pay_to_set(), last_updated: r.last_updated.clone() })
-                            .collect(),
-                    });
+            match ledger.standing(&url) {
+                Some(Standing::Contested { claims }) => {
+                    report.quarantined.push(Conflict { resource: url, claims });
                     continue;
                 }
-                // Same owner: the most recently updated listing stands (later position on a tie).
+                Some(Standing::Settled { owner, by }) => {
+                    let (kept, others): (Vec<_>, Vec<_>) = listings.into_iter().partition(|(_, r)| is_owners(&r.pay_to_set(), &owner));
+                    for (position, r) in others {
+                        report.overruled.push(Overruled {
+                            resource: url.clone(),
+                            position,
+                            pay_to: r.pay_to_set(),
+                            owner: owner.clone(),
+                            correction_date: by.date.clone(),
+                        });
+                    }
+                    listings = kept;
+                    if listings.is_empty() {
+                        continue;
+                    }
+                }
+                Some(Standing::Owned { .. }) | None => {}
+            }
+            if listings.len() > 1 {
+                // Same owner (the ledger saw one payTo set): the most recently updated
+                // listing stands, the later position on a tie.
                 listings.sort_by(|(pa, a), (pb, b)| a.last_updated.cmp(&b.last_updated).then(pa.cmp(pb)));
                 let (kept, _) = listings.last().expect("non-empty");
                 let mut dropped: Vec<usize> = listings[..listings.len() - 1].iter().map(|(p, _)| *p).collect();
                 dropped.sort_unstable();
-                report.collapsed.push(Collapsed { resource: url, kept_position: *kept, dropped_positions: dropped });
+                report.collapsed.push(Collapsed { resource: url.clone(), kept_position: *kept, dropped_positions: dropped });
             }
             let (_, resource) = listings.pop().expect("non-empty");
             entries.push(Entry::new(resource, date, method));
         }
         entries.sort_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
         report.rejected.sort_by_key(|r| r.position);
+        report.overruled.sort_by_key(|o| o.position);
         Index { header: snapshot.header.clone(), date, entries, report }
     }
 }

@@ -12,6 +12,7 @@ pub mod screen;
 pub mod segments;
 
 use crate::config::SiteConfig;
+use crate::integrity::Corrections;
 use assets::AssetTable;
 use screen::PatternList;
 use segments::SegmentRules;
@@ -36,6 +37,8 @@ pub struct Method<'a> {
     pub screen: &'a PatternList,
     pub segments: &'a SegmentRules,
     pub site: &'a SiteConfig,
+    /// The corrections log: settles contested URLs (and is published).
+    pub corrections: &'a Corrections,
 }
 
 impl Method<'static> {
@@ -46,6 +49,7 @@ impl Method<'static> {
             screen: PatternList::embedded(),
             segments: SegmentRules::embedded(),
             site: SiteConfig::embedded(),
+            corrections: Corrections::embedded(),
         }
     }
 }

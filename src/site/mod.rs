@@ -7,6 +7,7 @@ pub mod pages;
 pub mod paths;
 pub mod shards;
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -16,6 +17,7 @@ use sha2::{Digest, Sha256};
 
 use crate::catalogue::snapshot::{parse_date, Snapshot};
 use crate::error::Error;
+use crate::integrity;
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::Method;
@@ -59,10 +61,7 @@ pub struct BuiltSnapshot {
 /// one in place.
 pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<BuiltSnapshot>, Error> {
     check_out_dir(out)?;
-    let indexes: Vec<Index> = snapshots
-        .par_iter()
-        .map(|p| Snapshot::read(p).map(|s| Index::build(&s, method)))
-        .collect::<Result<_, _>>()?;
+    let indexes = indexes_with_history(snapshots, method)?;
     let output = Output::new(out);
     let mut built = Vec::new();
     for index in &indexes {
@@ -72,6 +71,26 @@ pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<B
     }
     write_root(&output)?;
     Ok(built)
+}
+
+/// Indexes `snapshots`, each judged with the snapshots stored before it as history
+/// (ownership is decided across snapshots, SPEC §4).
+pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Vec<Index>, Error> {
+    let histories: Vec<Vec<PathBuf>> = snapshots.iter().map(|p| integrity::history_for(p)).collect::<Result<_, _>>()?;
+    let mut needed: Vec<PathBuf> = histories.iter().flatten().cloned().collect();
+    needed.sort();
+    needed.dedup();
+    let read: Vec<Snapshot> = needed.par_iter().map(|p| Snapshot::read(p)).collect::<Result<_, _>>()?;
+    let by_path: BTreeMap<&PathBuf, &Snapshot> = needed.iter().zip(&read).collect();
+    Ok(snapshots
+        .par_iter()
+        .zip(&histories)
+        .map(|(path, history)| {
+            let snapshot = by_path[path];
+            let refs: Vec<&Snapshot> = history.iter().map(|p| by_path[p]).collect();
+            Index::build_with_history(snapshot, &refs, method)
+        })
+        .collect())
 }
 
 fn check_out_dir(out: &Path) -> Result<(), Error> {
@@ -272,7 +291,7 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
                 (format!("r/{}/index.html", e.slug), html(&page)?)
             }
             Job::Method => ("method/index.html".into(), html(&pages::method_page(&chrome))?),
-            Job::Corrections => ("corrections/index.html".into(), html(&pages::corrections_page(&chrome))?),
+            Job::Corrections => ("corrections/index.html".into(), html(&pages::corrections_page(&chrome, method))?),
             Job::Report => ("report/index.html".into(), html(&pages::report_page(&chrome, index))?),
         })
     };

@@ -4,7 +4,7 @@
 //! of the project's own Markdown (content/method.md, content/corrections.md).
 
 use askama::Template;
-use serde::Deserialize;
+use crate::integrity::Correction;
 
 use crate::catalogue::model::Drop;
 use crate::method::assets::Decimal;
@@ -16,7 +16,6 @@ use crate::site::paths::link_target;
 pub const PAGE_SIZE: usize = 50;
 const METHOD_MD: &str = include_str!("../../content/method.md");
 const CORRECTIONS_MD: &str = include_str!("../../content/corrections.md");
-const CORRECTIONS_JSON: &str = include_str!("../../content/corrections.json");
 
 /// What every page of a snapshot shows around its content.
 pub struct Chrome {
@@ -335,27 +334,6 @@ pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
     MarkdownPage { c, heading: format!("Method {DISCOVERY_METHOD_VERSION}"), html: markdown(METHOD_MD) }
 }
 
-#[derive(Debug, Clone, Deserialize)]
-pub struct Correction {
-    pub date: String,
-    pub kind: String,
-    pub resource: String,
-    pub pattern: Option<String>,
-    pub note: String,
-}
-
-#[derive(Deserialize)]
-struct CorrectionsLog {
-    entries: Vec<Correction>,
-}
-
-pub fn corrections() -> Vec<Correction> {
-    let log: CorrectionsLog = serde_json::from_str(CORRECTIONS_JSON).expect("content/corrections.json is valid");
-    let mut entries = log.entries;
-    entries.sort_by(|a, b| b.date.cmp(&a.date).then(a.resource.cmp(&b.resource)));
-    entries
-}
-
 #[derive(Template)]
 #[template(path = "corrections.html")]
 pub struct CorrectionsPage<'a> {
@@ -364,11 +342,12 @@ pub struct CorrectionsPage<'a> {
     pub entries: Vec<Correction>,
 }
 
-pub fn corrections_page(c: &Chrome) -> CorrectionsPage<'_> {
-    CorrectionsPage { c, intro: markdown(CORRECTIONS_MD), entries: corrections() }
+pub fn corrections_page<'a>(c: &'a Chrome, method: &Method) -> CorrectionsPage<'a> {
+    CorrectionsPage { c, intro: markdown(CORRECTIONS_MD), entries: method.corrections.newest_first() }
 }
 
 pub struct ClaimView {
+    pub date: String,
     pub position: usize,
     pub pay_to: String,
     pub last_updated: Option<String>,
@@ -401,7 +380,16 @@ pub struct ReportPage<'a> {
     pub conflicts: Vec<ConflictView>,
     pub collapsed: Vec<CollapsedView>,
     pub rejected: Vec<crate::method::index::Rejected>,
+    pub overruled: Vec<OverruledView>,
     pub drops: Vec<DropsView>,
+}
+
+pub struct OverruledView {
+    pub resource: String,
+    pub position: usize,
+    pub pay_to: String,
+    pub owner: String,
+    pub correction_date: String,
 }
 
 pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
@@ -419,7 +407,12 @@ pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
                 claims: q
                     .claims
                     .iter()
-                    .map(|cl| ClaimView { position: cl.position, pay_to: cl.pay_to.join(", "), last_updated: cl.last_updated.clone() })
+                    .map(|cl| ClaimView {
+                        date: cl.date.clone(),
+                        position: cl.position,
+                        pay_to: if cl.pay_to.is_empty() { "(none)".into() } else { cl.pay_to.join(", ") },
+                        last_updated: cl.last_updated.clone(),
+                    })
                     .collect(),
             })
             .collect(),
@@ -433,6 +426,17 @@ pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
             })
             .collect(),
         rejected: r.rejected.clone(),
+        overruled: r
+            .overruled
+            .iter()
+            .map(|o| OverruledView {
+                resource: o.resource.clone(),
+                position: o.position,
+                pay_to: o.pay_to.join(", "),
+                owner: o.owner.join(", "),
+                correction_date: o.correction_date.clone(),
+            })
+            .collect(),
         drops: index
             .entries
             .iter()

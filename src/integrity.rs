@@ -1,0 +1,201 @@
+//! Listing integrity (SPEC §4): who owns a URL, across every stored snapshot.
+//!
+//! Listing metadata reaches the catalogue through clients, so anyone can describe a
+//! URL that is not theirs. Ownership therefore follows settlement: a listing is bound
+//! to the payTo addresses that receive its payments. The first payTo set seen for a
+//! URL (oldest snapshot first, then catalogue order) owns it; the same set, or a part
+//! of it (an owner dropping a payment option), updates it; any other set — including
+//! one that adds an address — does not overwrite it. Such a conflict is not resolved by guessing:
+//! the URL is held out of the ranked index and listed with every claim until an entry
+//! in the corrections log names the owner.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalogue::model::Resource;
+use crate::catalogue::snapshot::{self, Snapshot};
+use crate::error::Error;
+
+const CORRECTIONS_JSON: &str = include_str!("../content/corrections.json");
+
+/// One entry of the corrections log (content/corrections.json).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Correction {
+    pub date: String,
+    /// `quarantine-released`, `description-released` or `misattribution`.
+    pub kind: String,
+    pub resource: String,
+    /// For `description-released`: the pattern that caught the description.
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// For `quarantine-released`: the payTo addresses found, on review, to own the URL.
+    #[serde(default)]
+    pub pay_to: Option<Vec<String>>,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corrections {
+    pub entries: Vec<Correction>,
+}
+
+impl Corrections {
+    pub fn embedded() -> &'static Corrections {
+        static LOG: OnceLock<Corrections> = OnceLock::new();
+        LOG.get_or_init(|| Corrections::parse(CORRECTIONS_JSON).expect("content/corrections.json is valid"))
+    }
+
+    pub fn parse(text: &str) -> Result<Corrections, Error> {
+        let log: Corrections =
+            serde_json::from_str(text).map_err(|e| Error::content("content/corrections.json", e.line(), &e.to_string()))?;
+        for e in &log.entries {
+            snapshot::parse_date(&e.date).map_err(|m| Error::content("content/corrections.json", 0, &m))?;
+            if e.kind == "quarantine-released" && e.pay_to.as_ref().is_none_or(Vec::is_empty) {
+                return Err(Error::content("content/corrections.json", 0, &format!("{}: a quarantine release must name the owning pay_to", e.resource)));
+            }
+        }
+        Ok(log)
+    }
+
+    /// Newest first, for the corrections page.
+    pub fn newest_first(&self) -> Vec<Correction> {
+        let mut entries = self.entries.clone();
+        entries.sort_by(|a, b| b.date.cmp(&a.date).then(a.resource.cmp(&b.resource)));
+        entries
+    }
+
+    /// The owner named for `url` by a release dated on or before `date`, if any.
+    fn release(&self, url: &str, date: &str) -> Option<&Correction> {
+        self.entries
+            .iter()
+            .filter(|c| c.kind == "quarantine-released" && c.resource == url && c.date.as_str() <= date)
+            .max_by(|a, b| a.date.cmp(&b.date))
+    }
+}
+
+/// A payTo set's claim on a URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    /// The snapshot the claim was seen in.
+    pub date: String,
+    /// Position of the listing in that snapshot.
+    pub position: usize,
+    pub pay_to: Vec<String>,
+    pub last_updated: Option<String>,
+}
+
+/// What the ledger says about one URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    /// One payTo set has claimed it, ever.
+    Owned { owner: Vec<String> },
+    /// Several payTo sets claimed it and no correction settled it: held out.
+    Contested { claims: Vec<Claim> },
+    /// Contested, then settled by the corrections log.
+    Settled { owner: Vec<String>, by: Correction },
+}
+
+/// Ownership of every URL across a set of snapshots.
+#[derive(Debug, Clone, Default)]
+pub struct Ledger {
+    /// url -> every distinct claim, in the order first seen.
+    claims: BTreeMap<String, Vec<Claim>>,
+    as_of: String,
+    corrections: Corrections,
+}
+
+impl Ledger {
+    /// Builds the ledger from `snapshots` (any order; read oldest first) as it stood on
+    /// `as_of`: later snapshots are ignored, so an older dated build never changes.
+    pub fn build(snapshots: &[&Snapshot], as_of: &str, corrections: &Corrections) -> Ledger {
+        let mut ordered: Vec<&&Snapshot> = snapshots.iter().filter(|s| s.header.date.as_str() <= as_of).collect();
+        ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
+        let mut ledger = Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() };
+        for snap in ordered {
+            for (position, item) in snap.items.iter().enumerate() {
+                let Ok(r) = Resource::from_value(item) else { continue };
+                let pay_to = r.pay_to_set();
+                let claims = ledger.claims.entry(r.url.clone()).or_default();
+                let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));
+                if !owners_update && !claims.iter().any(|c| c.pay_to == pay_to) {
+                    claims.push(Claim { date: snap.header.date.clone(), position, pay_to, last_updated: r.last_updated.clone() });
+                }
+            }
+        }
+        ledger
+    }
+
+    pub fn standing(&self, url: &str) -> Option<Standing> {
+        let claims = self.claims.get(url)?;
+        if claims.len() == 1 {
+            return Some(Standing::Owned { owner: claims[0].pay_to.clone() });
+        }
+        match self.corrections.release(url, &self.as_of) {
+            Some(c) => {
+                let mut owner = c.pay_to.clone().unwrap_or_default();
+                for p in owner.iter_mut().filter(|p| p.starts_with("0x")) {
+                    *p = p.to_ascii_lowercase();
+                }
+                owner.sort_unstable();
+                owner.dedup();
+                Some(Standing::Settled { owner, by: c.clone() })
+            }
+            None => Some(Standing::Contested { claims: claims.clone() }),
+        }
+    }
+}
+
+/// True when a listing paying `pay_to` is the owner's: the same addresses, or some of
+/// them (every payment still reaches the owner). An empty set pays no one and is
+/// never the owner's unless the owner's is empty too.
+pub fn is_owners(pay_to: &[String], owner: &[String]) -> bool {
+    pay_to == owner || (!pay_to.is_empty() && pay_to.iter().all(|p| owner.contains(p)))
+}
+
+/// The stored snapshots that form the history of `path`: every snapshot in its folder
+/// dated on or before it (and the file itself). A file not named by its date has no
+/// history but itself.
+pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let own = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+    if snapshot::parse_date(&own).is_err() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = snapshot::list(&dir)?
+        .into_iter()
+        .filter(|p| p.file_stem().and_then(|s| s.to_str()).is_some_and(|d| d <= own.as_str()))
+        .collect();
+    if !files.iter().any(|p| p == path) {
+        files.push(path.to_path_buf());
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_owner_may_drop_an_address_but_not_add_one() {
+        let owner = vec!["0xa".to_owned(), "sol1".to_owned()];
+        assert!(is_owners(&owner, &owner));
+        assert!(is_owners(&["0xa".to_owned()], &owner));
+        assert!(!is_owners(&["0xa".to_owned(), "0xb".to_owned()], &owner));
+        assert!(!is_owners(&["0xb".to_owned()], &owner));
+        assert!(!is_owners(&[], &owner));
+        assert!(is_owners(&[], &[]));
+    }
+
+    #[test]
+    fn corrections_parse_and_insist_on_an_owner_for_releases() {
+        assert!(Corrections::parse(r#"{"entries": []}"#).unwrap().entries.is_empty());
+        let bad = r#"{"entries": [{"date": "2026-01-01", "kind": "quarantine-released", "resource": "https://a", "note": "n"}]}"#;
+        assert!(Corrections::parse(bad).unwrap_err().to_string().contains("pay_to"));
+        let bad_date = r#"{"entries": [{"date": "2026-13-01", "kind": "misattribution", "resource": "https://a", "note": "n"}]}"#;
+        assert!(Corrections::parse(bad_date).is_err());
+        assert!(Corrections::embedded().entries.iter().all(|e| !e.resource.is_empty()));
+    }
+}
