@@ -406,10 +406,18 @@ async function matches(fetchJson, manifest, tokens, filters) {
   return { found, rarest };
 }
 
-/** The file name of a token's pack or single-token answer (docs/static-api.md). */
-export function tokenFile(token) {
-  if (/^[a-z0-9]+$/.test(token)) return token;
-  return "u-" + [...new TextEncoder().encode(token)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/**
+ * The file name of a token's pack or single-token answer (docs/static-api.md): the
+ * token when it is at most 64 of a-z0-9; "u-" and the hex of its UTF-8 when that is at
+ * most 64 bytes; else "h-" and the hex SHA-256 of its UTF-8 (Web Crypto).
+ */
+export async function tokenFile(token) {
+  const utf8 = new TextEncoder().encode(token);
+  if (utf8.length <= 64 && /^[a-z0-9]+$/.test(token)) return token;
+  if (utf8.length <= 64) return "u-" + hex(utf8);
+  return "h-" + hex(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8)));
 }
 
 /**
@@ -419,7 +427,7 @@ export function tokenFile(token) {
 async function fetchRecords(fetchJson, manifest, ids, rarest) {
   const packs = manifest.packs;
   let packPath = null;
-  if (rarest !== null && rarest.count <= packs.max_postings) packPath = fill(packs.path, "token_file", tokenFile(rarest.token));
+  if (rarest !== null && rarest.count <= packs.max_postings) packPath = fill(packs.path, "token_file", await tokenFile(rarest.token));
   else if (rarest === null && ids.every((id) => id < packs.browse_len)) packPath = packs.browse;
   if (packPath !== null && ids.length > 0) {
     const byId = new Map((await need(fetchJson, packPath)).map((record) => [record.id, record]));

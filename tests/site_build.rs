@@ -3,6 +3,8 @@
 mod common;
 #[path = "common/verdicts.rs"]
 mod verdicts;
+#[path = "common/html.rs"]
+mod html;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -257,7 +259,7 @@ fn hostile_text_is_escaped_in_every_page() {
         }
         pages += 1;
         let html = String::from_utf8(bytes).unwrap();
-        for tag in tags(&html) {
+        for tag in html::tags(&html) {
             assert!(allowed.contains(&tag.name.as_str()), "{rel}: unexpected element <{}>", tag.name);
             for (name, value) in &tag.attributes {
                 assert!(!name.starts_with("on"), "{rel}: event handler attribute {name}");
@@ -271,71 +273,6 @@ fn hostile_text_is_escaped_in_every_page() {
         }
     }
     assert!(pages >= 8);
-}
-
-struct Tag {
-    name: String,
-    attributes: Vec<(String, String)>,
-}
-
-/// The start tags of an HTML document, with their attributes (quoted or not). Text
-/// and attribute values are skipped, so escaped catalogue text can never look like a tag.
-fn tags(html: &str) -> Vec<Tag> {
-    let b = html.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'<' && i + 1 < b.len() && b[i + 1].is_ascii_alphabetic() {
-            i += 1;
-            let start = i;
-            while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' && b[i] != b'/' {
-                i += 1;
-            }
-            let mut tag = Tag { name: html[start..i].to_ascii_lowercase(), attributes: Vec::new() };
-            loop {
-                while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
-                    i += 1;
-                }
-                if i >= b.len() || b[i] == b'>' {
-                    break;
-                }
-                let ns = i;
-                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' && b[i] != b'>' {
-                    i += 1;
-                }
-                let name = html[ns..i].to_ascii_lowercase();
-                let mut value = String::new();
-                if i < b.len() && b[i] == b'=' {
-                    i += 1;
-                    if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
-                        let q = b[i];
-                        i += 1;
-                        let vs = i;
-                        while i < b.len() && b[i] != q {
-                            i += 1;
-                        }
-                        value = html[vs..i].to_owned();
-                        i += 1;
-                    } else {
-                        let vs = i;
-                        while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
-                            i += 1;
-                        }
-                        value = html[vs..i].to_owned();
-                    }
-                }
-                tag.attributes.push((name, value));
-            }
-            // Title, script and style content is raw text: nothing inside is a tag.
-            if ["title", "script", "style", "textarea"].contains(&tag.name.as_str()) {
-                let close = format!("</{}", tag.name);
-                i = html[i..].find(&close).map_or(b.len(), |at| i + at);
-            }
-            out.push(tag);
-        }
-        i += 1;
-    }
-    out
 }
 
 #[test]
@@ -389,7 +326,7 @@ fn pages_carry_no_inline_script_or_style() {
             continue;
         }
         let html = String::from_utf8(bytes).unwrap();
-        for tag in tags(&html) {
+        for tag in html::tags(&html) {
             if tag.name == "script" {
                 assert!(tag.attributes.iter().any(|(n, _)| n == "src"), "{rel}: inline script");
             }

@@ -68,6 +68,9 @@ impl Default for WalkConfig {
     }
 }
 
+/// Largest page body accepted: a full page of 1,000 items is a few MB.
+pub const MAX_PAGE_BYTES: u64 = 64 << 20;
+
 /// The page size the API will actually use for a requested `limit`.
 pub fn api_limit(requested: u32) -> u32 {
     (requested.saturating_add(5) / 10 * 10).clamp(20, 1000)
@@ -280,7 +283,13 @@ impl Walker {
             let body = resp.text().await.unwrap_or_default();
             return Err(Failure::Permanent(format!("HTTP {status}: {}", body.chars().take(200).collect::<String>())));
         }
+        if resp.content_length().is_some_and(|n| n > MAX_PAGE_BYTES) {
+            return Err(Failure::Permanent(format!("a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed", resp.content_length().unwrap_or(0))));
+        }
         let bytes = resp.bytes().await.map_err(|e| transient(format!("body cut off: {}", describe_reqwest(&e))))?;
+        if bytes.len() as u64 > MAX_PAGE_BYTES {
+            return Err(Failure::Permanent(format!("a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed", bytes.len())));
+        }
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| transient(format!("truncated or invalid JSON ({e})")))?;
         self.check_page(offset, v).map_err(Failure::Permanent)
     }

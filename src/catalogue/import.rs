@@ -18,8 +18,17 @@ use crate::error::Error;
 /// The public discovery endpoint every dump was taken from.
 pub const CDP_DISCOVERY_URL: &str = "https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources";
 
+/// Largest dump accepted, in bytes (a million items of the live catalogue is ~1.7 GB).
+pub const MAX_DUMP_BYTES: u64 = 4 << 30;
+/// Most items accepted in one dump.
+pub const MAX_ITEMS: usize = 5_000_000;
+
 /// Reads a dump file and builds a snapshot dated `date`.
 pub fn import_file(path: &Path, date: &str) -> Result<Snapshot, Error> {
+    let size = std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len();
+    if size > MAX_DUMP_BYTES {
+        return Err(Error::input(path, format!("{size} bytes is more than the {MAX_DUMP_BYTES} a dump may have")));
+    }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("dump").to_owned();
     import_bytes(&bytes, &name, date).map_err(|message| Error::input(path, message))
@@ -28,8 +37,19 @@ pub fn import_file(path: &Path, date: &str) -> Result<Snapshot, Error> {
 /// Builds a snapshot from the bytes of a dump. `name` is recorded as the source file.
 pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, String> {
     parse_date(date)?;
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
     let mut notes = Vec::new();
+    // Invalid UTF-8 would make the whole dump unreadable; replace the bad bytes with
+    // U+FFFD instead, so one broken description loses nothing else, and say so.
+    let invalid = bytes.utf8_chunks().filter(|c| !c.invalid().is_empty()).count();
+    let lossy;
+    let text = if invalid == 0 {
+        bytes
+    } else {
+        notes.push(format!("{invalid} invalid UTF-8 sequences in the dump were replaced with U+FFFD"));
+        lossy = String::from_utf8_lossy(bytes).into_owned();
+        lossy.as_bytes()
+    };
+    let value: Value = serde_json::from_slice(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let (shape, items, reported_total, complete, taken_at) = match value {
         Value::Array(items) => {
             notes.push("imported from a bare list of items: the source's total is unknown, so the snapshot is not marked complete".to_owned());
@@ -65,6 +85,9 @@ pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, St
         }
         _ => return Err("expected a JSON object or list at the top level".into()),
     };
+    if items.len() > MAX_ITEMS {
+        return Err(format!("{} items is more than the {MAX_ITEMS} a dump may have", items.len()));
+    }
     let sha256 = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
     let recorded_at = OffsetDateTime::now_utc()
         .replace_nanosecond(0)
@@ -128,6 +151,23 @@ mod tests {
         assert!(!s.header.complete);
         assert_eq!(s.header.reported_total, None);
         assert_eq!(s.items.len(), 2);
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_not_fatal() {
+        let s = import_bytes(b"[{\"resource\":\"https://a\",\"description\":\"ok \xff\xfe ok\"},{\"resource\":\"https://b\"}]", "u.json", "2025-01-01").unwrap();
+        assert_eq!(s.items.len(), 2);
+        assert_eq!(s.items[0]["description"], "ok \u{fffd}\u{fffd} ok");
+        assert!(s.header.notes.iter().any(|n| n.contains("2 invalid UTF-8")), "{:?}", s.header.notes);
+        // The checksum is of the bytes as received.
+        assert!(s.header.source.sha256.is_some());
+    }
+
+    #[test]
+    fn deep_nesting_is_a_clear_error() {
+        let deep = format!("[{{\"resource\":\"https://a\",\"x\":{}{}}}]", "[".repeat(500), "]".repeat(500));
+        let e = import_bytes(deep.as_bytes(), "d.json", "2025-01-01").unwrap_err();
+        assert!(e.contains("not valid JSON") && e.contains("recursion limit"), "{e}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use sha2::Digest;
 use serde_json::{json, Value};
 
 use crate::method::answer::{answer, method_ref, row, VersionRef};
@@ -33,14 +34,19 @@ pub fn fnv1a32(key: &str) -> u32 {
     key.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
 }
 
-/// File name of a token's single-token answer: the token itself when it is plain
-/// ASCII letters and digits, otherwise `u-` and the hex of its UTF-8 bytes.
+/// File name of a token's pack and single-token answer: the token itself when it is
+/// at most 64 ASCII letters and digits; else `u-` and the hex of its UTF-8 bytes when
+/// that is at most 128 characters; else `h-` and the SHA-256 of those bytes, so that no
+/// token (catalogue text can hold a 4,000-letter word) makes an over-long file name.
 pub fn token_file(token: &str) -> String {
-    if token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+    if token.len() <= 64 && token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
         token.to_owned()
-    } else {
+    } else if token.len() <= 64 {
         let hex: String = token.bytes().map(|b| format!("{b:02x}")).collect();
         format!("u-{hex}")
+    } else {
+        let hash: String = sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        format!("h-{hash}")
     }
 }
 
@@ -211,7 +217,7 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
         prices: json!({"path": "prices.json"}),
         single_token_answers: json!({
             "path": "q/{token_file}.json",
-            "token_file": "the token itself when it is only a-z and 0-9, else 'u-' followed by the lower-case hex of its UTF-8 bytes",
+            "token_file": "the token itself when it is at most 64 characters a-z and 0-9; else, when its UTF-8 is at most 64 bytes, 'u-' and their lower-case hex; else 'h-' and the lower-case hex SHA-256 of its UTF-8 bytes",
         }),
     };
     files.push(("api/manifest.json".into(), to_bytes(&manifest)));
@@ -235,6 +241,11 @@ mod tests {
         assert_eq!(token_file("weather"), "weather");
         assert_eq!(token_file("天气"), "u-e5a4a9e6b094");
         assert_eq!(token_file("ünï"), "u-c3bc6ec3af");
+        assert_eq!(token_file(&"a".repeat(64)), "a".repeat(64));
+        let long = token_file(&"a".repeat(65));
+        assert!(long.starts_with("h-") && long.len() == 66, "{long}");
+        assert_eq!(token_file(&"é".repeat(33)), format!("h-{}", token_file(&"é".repeat(33)).trim_start_matches("h-")));
+        assert!(token_file(&"é".repeat(32)).starts_with("u-"));
     }
 
     #[test]

@@ -300,7 +300,7 @@ function fakeApi({ files: overrides = {}, version, packs } = {}) {
   const files = { "manifest.json": manifest(version, packs), "prices.json": { ladder: LADDER } };
   // Record packs as the build writes them: per token, the records of all its postings.
   for (const [key, list] of Object.entries(POSTINGS)) {
-    if (!key.startsWith("@")) files[`packs/${tokenFile(key)}.json`] = list.map(([id]) => RECORDS[id]);
+    if (!key.startsWith("@")) files[`packs/${key}.json`] = list.map(([id]) => RECORDS[id]);
   }
   files["packs/_browse.json"] = RECORDS.slice(0, 3);
   for (let b = 0; b < BUCKETS; b++) files[`shards/${b}.json`] = {};
@@ -341,10 +341,13 @@ describe("record packs", () => {
     assert.ok(!api2.fetched.includes("packs/_browse.json"));
   });
 
-  test("token file names match the build's", () => {
-    assert.equal(tokenFile("weather"), "weather");
-    assert.equal(tokenFile("天气"), "u-e5a4a9e6b094");
-    assert.equal(tokenFile("ünï"), "u-c3bc6ec3af");
+  test("token file names match the build's", async () => {
+    assert.equal(await tokenFile("weather"), "weather");
+    assert.equal(await tokenFile("天气"), "u-e5a4a9e6b094");
+    assert.equal(await tokenFile("ünï"), "u-c3bc6ec3af");
+    assert.equal(await tokenFile("a".repeat(64)), "a".repeat(64));
+    // SHA-256 of 65 "a"s, worked out with sha256sum.
+    assert.equal(await tokenFile("a".repeat(65)), "h-635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0");
   });
 });
 

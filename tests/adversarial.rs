@@ -1,0 +1,226 @@
+//! SPEC §4 against hostile input: the fixture catalogue of tests/fixtures/hostile/
+//! (see its README), imported and built like any other snapshots.
+
+mod common;
+#[path = "common/html.rs"]
+mod html;
+#[path = "common/verdicts.rs"]
+mod verdicts;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{repo_root, temp_dir};
+use serde_json::Value;
+use x402dir::catalogue::import::import_file;
+use x402dir::integrity::Corrections;
+use x402dir::method::index::Index;
+use x402dir::method::Method;
+use x402dir::site;
+
+const VICTIM: &str = "https://victim.example/api/weather";
+const OWNER: &str = "0xaaaa000000000000000000000000000000000001";
+const ATTACKER: &str = "0xbbbb000000000000000000000000000000000002";
+
+/// Imports both hostile dumps into a fresh snapshot folder.
+fn hostile_snapshots(name: &str) -> (PathBuf, Vec<PathBuf>) {
+    let root = temp_dir(name);
+    let dir = root.join("snapshots");
+    let paths = ["2026-01-01", "2026-02-01"]
+        .iter()
+        .map(|d| import_file(&repo_root().join(format!("tests/fixtures/hostile/{d}.json")), d).unwrap().write_into(&dir, false).unwrap())
+        .collect();
+    (root, paths)
+}
+
+fn build(name: &str, method: &Method) -> (PathBuf, Vec<Index>) {
+    let (root, paths) = hostile_snapshots(name);
+    let out = root.join("out").join("public");
+    site::build(&paths, &out, method).unwrap();
+    (root, site::indexes_with_history(&paths, method).unwrap())
+}
+
+fn all_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_listing_cannot_claim_a_url_it_did_not_settle_to() {
+    let (root, indexes) = build("adv-claim", &Method::embedded());
+    let (jan, feb) = (&indexes[0], &indexes[1]);
+    // In January the owner's listing is ranked; the older dated build never changes.
+    assert!(jan.entries.iter().any(|e| e.resource.url == VICTIM));
+    // In February a second payTo claims it: held out, not resolved, both claims listed.
+    assert!(!feb.entries.iter().any(|e| e.resource.url == VICTIM));
+    let conflict = feb.report.quarantined.iter().find(|c| c.resource == VICTIM).expect("quarantined");
+    let claims: Vec<(&str, &Vec<String>)> = conflict.claims.iter().map(|c| (c.date.as_str(), &c.pay_to)).collect();
+    assert_eq!(claims, vec![("2026-01-01", &vec![OWNER.to_owned()]), ("2026-02-01", &vec![ATTACKER.to_owned()])]);
+    // Held out of shards and records too, and shown on the conflicts report.
+    let api = root.join("out/public/2026-02-01/api");
+    for f in all_files(&api).iter().filter(|f| !f.ends_with("report.json")) {
+        let text = fs::read_to_string(f).unwrap();
+        assert!(!text.contains("victim.example"), "{} mentions the held-out URL", f.display());
+    }
+    let report = fs::read_to_string(root.join("out/public/2026-02-01/report/index.html")).unwrap();
+    assert!(report.contains(OWNER) && report.contains(ATTACKER) && report.contains("victim.example"));
+}
+
+#[test]
+fn an_overwrite_by_a_second_pay_to_in_one_snapshot_is_quarantined() {
+    let (_, indexes) = build("adv-overwrite", &Method::embedded());
+    let feb = &indexes[1];
+    assert!(!feb.entries.iter().any(|e| e.resource.url == "https://dup.example/tool"));
+    assert!(feb.report.quarantined.iter().any(|c| c.resource == "https://dup.example/tool" && c.claims.len() == 2));
+}
+
+#[test]
+fn only_a_corrections_entry_releases_a_quarantine() {
+    let corrections = Corrections::parse(&format!(
+        r#"{{"entries": [{{"date": "2026-01-15", "kind": "quarantine-released", "resource": "{VICTIM}", "pay_to": ["{OWNER}"], "note": "reviewed: the January owner"}}]}}"#
+    ))
+    .unwrap();
+    let method = Method { corrections: &corrections, ..Method::embedded() };
+    let (root, indexes) = build("adv-release", &method);
+    let feb = &indexes[1];
+    let victim = feb.entries.iter().find(|e| e.resource.url == VICTIM).expect("released");
+    assert_eq!(victim.resource.description.as_deref(), Some("Weather by the rightful owner"));
+    assert_eq!(feb.report.overruled.len(), 1);
+    assert_eq!(feb.report.overruled[0].pay_to, vec![ATTACKER.to_owned()]);
+    // The other conflict is untouched, and the log is published.
+    assert!(feb.report.quarantined.iter().any(|c| c.resource == "https://dup.example/tool"));
+    let page = fs::read_to_string(root.join("out/public/2026-02-01/corrections/index.html")).unwrap();
+    assert!(page.contains("reviewed: the January owner"));
+}
+
+#[test]
+fn no_input_writes_outside_the_output_folder() {
+    let (root, _) = build("adv-traversal", &Method::embedded());
+    let top: Vec<String> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut top = top;
+    top.sort();
+    assert_eq!(top, vec!["out", "snapshots"]);
+    assert_eq!(fs::read_dir(root.join("out")).unwrap().count(), 1, "only public/ inside out/");
+    for f in all_files(&root.join("out/public")) {
+        let rel = f.strip_prefix(root.join("out/public")).unwrap().to_string_lossy().into_owned();
+        assert!(!rel.contains("..") && !rel.contains('\\') && !rel.contains('%') && !rel.contains('\0'), "{rel}");
+    }
+}
+
+#[test]
+fn only_http_urls_become_links_whatever_their_encoding() {
+    let (root, indexes) = build("adv-links", &Method::embedded());
+    let feb = &indexes[1];
+    for (url, linked) in [
+        ("javascript:alert(document.domain)", false),
+        ("%6Aavascript:alert(1)", false),
+        ("data:text/html,<script>alert(1)</script>", false),
+        ("..\\..\\windows\\system32", false),
+        ("https://trav.example/%2e%2e%2f%2e%2e%2fetc/passwd", true),
+        ("https://trav.example/%252e%252e%252f%252e%252e%252fetc", true),
+    ] {
+        let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap_or_else(|| panic!("{url} listed"));
+        let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", e.slug))).unwrap();
+        let h1 = &page[page.find("<h1").unwrap()..page.find("</h1>").unwrap()];
+        assert_eq!(h1.contains("<a "), linked, "{url}: {h1}");
+    }
+    // A URL with a NUL byte has no usable form: rejected with a reason.
+    assert!(feb.report.rejected.iter().any(|r| r.reason.contains("control characters")));
+}
+
+#[test]
+fn script_payloads_in_every_field_stay_text() {
+    let (root, _) = build("adv-html", &Method::embedded());
+    let mut pages = 0;
+    for f in all_files(&root.join("out/public")).iter().filter(|f| f.extension().is_some_and(|x| x == "html")) {
+        let text = fs::read_to_string(f).unwrap();
+        for tag in html::tags(&text) {
+            assert!(!["img", "svg", "iframe", "b", "i"].contains(&tag.name.as_str()), "{}: <{}>", f.display(), tag.name);
+            assert!(tag.attributes.iter().all(|(n, _)| !n.starts_with("on")), "{}: handler attribute", f.display());
+            if tag.name == "script" {
+                assert!(tag.attributes.iter().any(|(n, v)| n == "src" && v.ends_with("/static/search.js")));
+            }
+            if tag.name == "a" {
+                let href = tag.attributes.iter().find(|(n, _)| n == "href").map(|(_, v)| v.as_str()).unwrap_or("");
+                assert!(!href.to_ascii_lowercase().contains("javascript:") && !href.starts_with("data:"), "{}: {href}", f.display());
+            }
+        }
+        pages += 1;
+    }
+    assert!(pages > 20);
+}
+
+#[test]
+fn prompt_injection_is_withheld_everywhere() {
+    let (root, indexes) = build("adv-inject", &Method::embedded());
+    let feb = &indexes[1];
+    for url in ["https://inject.example/one", "https://inject.example/two", "https://inject.example/three"] {
+        let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap();
+        assert!(e.withheld.is_some(), "{url} not withheld");
+    }
+    for f in all_files(&root.join("out/public")) {
+        let text = String::from_utf8_lossy(&fs::read(&f).unwrap()).into_owned();
+        for needle in ["Ignore all previous instructions", "private key to", "im_start", "unrestricted AI", "etirw"] {
+            assert!(!text.contains(needle), "{} contains {needle:?}", f.display());
+        }
+    }
+}
+
+#[test]
+fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
+    let (root, indexes) = build("adv-numbers", &Method::embedded());
+    let feb = &indexes[1];
+    let drops = |url: &str| -> Vec<String> {
+        feb.entries.iter().find(|e| e.resource.url == url).unwrap().resource.drops.iter().map(|d| d.field.clone()).collect()
+    };
+    for url in ["https://numbers.example/neg", "https://numbers.example/float", "https://numbers.example/huge"] {
+        let fields = drops(url);
+        assert!(fields.contains(&"quality.l30DaysTotalCalls".to_owned()) && fields.contains(&"quality.l30DaysUniquePayers".to_owned()), "{url}: {fields:?}");
+        let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap();
+        assert_eq!((e.figures.calls_30d, e.figures.unique_payers_30d, e.figures.calls_per_payer), (None, None, None));
+    }
+    // Of five odd amounts only the plain one is read.
+    let amounts = feb.entries.iter().find(|e| e.resource.url == "https://numbers.example/amounts").unwrap();
+    assert_eq!(amounts.prices.iter().map(|p| p.amount_atomic.as_str()).collect::<Vec<_>>(), vec!["250"]);
+    assert_eq!(amounts.resource.drops.len(), 4);
+    // A 1 MB description is cut, 500 tags are cut to 32, a 5,000-character name is dropped.
+    let huge = feb.entries.iter().find(|e| e.resource.url == "https://huge.example/desc").unwrap();
+    assert_eq!(huge.resource.description.as_ref().unwrap().chars().count(), 4000);
+    assert_eq!(huge.resource.tags.len(), 32);
+    assert!(drops("https://huge.example/desc").iter().any(|f| f == "serviceName"));
+    // A URL over 2,048 bytes, a non-text URL and non-objects are rejected, with reasons.
+    assert!(feb.report.rejected.len() >= 4, "{:?}", feb.report.rejected);
+    // Wrong types everywhere: the listing stays, every bad field is named.
+    let fields = drops("https://types.example/x");
+    for f in ["description", "serviceName", "tags", "accepts", "quality"] {
+        assert!(fields.contains(&f.to_owned()), "{fields:?}");
+    }
+    // Drops are shown on the resource's page and in the build report.
+    let types = feb.entries.iter().find(|e| e.resource.url == "https://types.example/x").unwrap();
+    let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", types.slug))).unwrap();
+    assert!(page.contains("Fields dropped") && page.contains("serviceName"));
+    let report: Value = serde_json::from_slice(&fs::read(root.join("out/public/2026-02-01/api/report.json")).unwrap()).unwrap();
+    assert!(report["rejected"].as_array().unwrap().len() >= 4);
+    assert!(verdicts::verdicts_in(&report).is_empty());
+}
+
+#[test]
+fn invalid_utf8_loses_only_the_bad_bytes() {
+    let (_, paths) = hostile_snapshots("adv-utf8");
+    let snap = x402dir::catalogue::snapshot::Snapshot::read(&paths[1]).unwrap();
+    assert!(snap.header.notes.iter().any(|n| n.contains("invalid UTF-8")), "{:?}", snap.header.notes);
+    let item = snap.items.iter().find(|i| i["resource"] == "https://numbers.example/float").unwrap();
+    assert_eq!(item["description"], "fractional \u{fffd}\u{fffd} counters");
+}

@@ -1,0 +1,67 @@
+//! A small HTML start-tag scanner for checking built pages.
+
+pub struct Tag {
+    pub name: String,
+    pub attributes: Vec<(String, String)>,
+}
+
+/// The start tags of an HTML document, with their attributes (quoted or not). Text
+/// and attribute values are skipped, so escaped catalogue text can never look like a tag.
+pub fn tags(html: &str) -> Vec<Tag> {
+    let b = html.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<' && i + 1 < b.len() && b[i + 1].is_ascii_alphabetic() {
+            i += 1;
+            let start = i;
+            while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' && b[i] != b'/' {
+                i += 1;
+            }
+            let mut tag = Tag { name: html[start..i].to_ascii_lowercase(), attributes: Vec::new() };
+            loop {
+                while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
+                    i += 1;
+                }
+                if i >= b.len() || b[i] == b'>' {
+                    break;
+                }
+                let ns = i;
+                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' && b[i] != b'>' {
+                    i += 1;
+                }
+                let name = html[ns..i].to_ascii_lowercase();
+                let mut value = String::new();
+                if i < b.len() && b[i] == b'=' {
+                    i += 1;
+                    if i < b.len() && (b[i] == b'"' || b[i] == b'\'') {
+                        let q = b[i];
+                        i += 1;
+                        let vs = i;
+                        while i < b.len() && b[i] != q {
+                            i += 1;
+                        }
+                        value = html[vs..i].to_owned();
+                        i += 1;
+                    } else {
+                        let vs = i;
+                        while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'>' {
+                            i += 1;
+                        }
+                        value = html[vs..i].to_owned();
+                    }
+                }
+                tag.attributes.push((name, value));
+            }
+            // Title, script and style content is raw text: nothing inside is a tag.
+            if ["title", "script", "style", "textarea"].contains(&tag.name.as_str()) {
+                let close = format!("</{}", tag.name);
+                i = html[i..].find(&close).map_or(b.len(), |at| i + at);
+            }
+            out.push(tag);
+        }
+        i += 1;
+    }
+    out
+}
+
