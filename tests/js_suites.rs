@@ -35,5 +35,5 @@ fn browser_end_to_end_tests_pass() {
         "the browser test needs Debian's chromium and playwright-core: apt-get install chromium && npm ci (.ci/run does both)"
     );
     let report = node_test("tests/e2e/");
-    assert!(report.contains("pass 7"), "{report}");
+    assert!(report.contains("pass 8"), "{report}");
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, existsSync } from "node:fs";
+import { mkdtempSync, existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -122,6 +122,42 @@ test("browse pages work with JavaScript off", async () => {
   await page.click("nav.pager a[rel=next]");
   assert.match(page.url(), /\/browse\/page\/3\/$/);
   await context.close();
+});
+
+test("hostile catalogue text never runs as script in the browser", async () => {
+  // Build the hostile fixture catalogue (tests/fixtures/hostile) into its own site.
+  const root = mkdtempSync(join(tmpdir(), "x402dir-hostile-"));
+  const snapshots = join(root, "snapshots");
+  const paths = ["2026-01-01", "2026-02-01"].map((d) => {
+    execFileSync(bin, ["import", join(repo, "tests", "fixtures", "hostile", `${d}.json`), "--date", d, "--dir", snapshots], { stdio: "pipe" });
+    return join(snapshots, `${d}.json`);
+  });
+  execFileSync(bin, ["build", "--out", join(root, "public"), ...paths.flatMap((p) => ["--snapshot", p])], { stdio: "pipe" });
+  const hostile = await startServer(join(root, "public"), { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
+  const page = await browser.newPage();
+  const dialogs = [];
+  page.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+  try {
+    const date = "2026-02-01";
+    const resourcePages = readdirSync(join(root, "public", date, "r")).map((slug) => `/${date}/r/${slug}/`);
+    const visited = [`/${date}/`, `/${date}/browse/`, `/${date}/report/`, ...resourcePages];
+    for (const path of visited) {
+      await page.goto(hostile.origin + path);
+      assert.equal(await page.evaluate(() => window.__xss), undefined, path);
+    }
+    // Search for words from the payloads: results render as text only.
+    await page.goto(`${hostile.origin}/${date}/`);
+    for (const q of ["script", "onerror img", "xss", "desc"]) {
+      await search(page, { q });
+      assert.equal(await page.evaluate(() => window.__xss), undefined, q);
+      assert.equal(await page.$$eval("#results img, #results svg, #results iframe, #results script", (n) => n.length), 0, q);
+    }
+    assert.deepEqual(dialogs, []);
+    assert.ok(visited.length > 20, `only ${visited.length} pages visited`);
+  } finally {
+    await page.close();
+    await hostile.close();
+  }
 });
 
 test("latest/ serves the newest snapshot", async () => {
