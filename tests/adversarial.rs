@@ -8,7 +8,7 @@ mod html;
 mod verdicts;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::{repo_root, temp_dir};
 use serde_json::Value;
@@ -40,23 +40,6 @@ fn build(name: &str, method: &Method) -> (PathBuf, Vec<Index>) {
     (root, site::indexes_with_history(&paths, method).unwrap())
 }
 
-fn all_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn a_listing_cannot_claim_a_url_it_did_not_settle_to() {
     let (root, indexes) = build("adv-claim", &Method::embedded());
@@ -70,7 +53,7 @@ fn a_listing_cannot_claim_a_url_it_did_not_settle_to() {
     assert_eq!(claims, vec![("2026-01-01", &vec![OWNER.to_owned()]), ("2026-02-01", &vec![ATTACKER.to_owned()])]);
     // Held out of shards and records too, and shown on the conflicts report.
     let api = root.join("out/public/2026-02-01/api");
-    for f in all_files(&api).iter().filter(|f| !f.ends_with("report.json")) {
+    for f in common::all_files(&api).iter().filter(|f| !f.ends_with("report.json")) {
         let text = fs::read_to_string(f).unwrap();
         assert!(!text.contains("victim.example"), "{} mentions the held-out URL", f.display());
     }
@@ -113,7 +96,7 @@ fn no_input_writes_outside_the_output_folder() {
     top.sort();
     assert_eq!(top, vec!["out", "snapshots"]);
     assert_eq!(fs::read_dir(root.join("out")).unwrap().count(), 1, "only public/ inside out/");
-    for f in all_files(&root.join("out/public")) {
+    for f in common::all_files(&root.join("out/public")) {
         let rel = f.strip_prefix(root.join("out/public")).unwrap().to_string_lossy().into_owned();
         assert!(!rel.contains("..") && !rel.contains('\\') && !rel.contains('%') && !rel.contains('\0'), "{rel}");
     }
@@ -144,7 +127,7 @@ fn only_http_urls_become_links_whatever_their_encoding() {
 fn script_payloads_in_every_field_stay_text() {
     let (root, _) = build("adv-html", &Method::embedded());
     let mut pages = 0;
-    for f in all_files(&root.join("out/public")).iter().filter(|f| f.extension().is_some_and(|x| x == "html")) {
+    for f in common::all_files(&root.join("out/public")).iter().filter(|f| f.extension().is_some_and(|x| x == "html")) {
         let text = fs::read_to_string(f).unwrap();
         for tag in html::tags(&text) {
             assert!(!["img", "svg", "iframe", "b", "i"].contains(&tag.name.as_str()), "{}: <{}>", f.display(), tag.name);
@@ -170,7 +153,7 @@ fn prompt_injection_is_withheld_everywhere() {
         let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap();
         assert!(e.withheld.is_some(), "{url} not withheld");
     }
-    for f in all_files(&root.join("out/public")) {
+    for f in common::all_files(&root.join("out/public")) {
         let text = String::from_utf8_lossy(&fs::read(&f).unwrap()).into_owned();
         for needle in ["Ignore all previous instructions", "private key to", "im_start", "unrestricted AI", "etirw"] {
             assert!(!text.contains(needle), "{} contains {needle:?}", f.display());

@@ -18,21 +18,12 @@ use x402dir::method::index::Index;
 use x402dir::method::Method;
 use x402dir::site::{self, shards};
 
+/// Every file under `root`, by path relative to it, with its bytes.
 fn files_under(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
+    common::all_files(root)
+        .into_iter()
+        .map(|path| (path.strip_prefix(root).unwrap().to_string_lossy().into_owned(), fs::read(&path).unwrap()))
+        .collect()
 }
 
 fn real_snapshot_paths() -> Vec<PathBuf> {
