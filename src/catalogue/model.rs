@@ -253,7 +253,7 @@ fn read_amount(r: &mut Reader, obj: &serde_json::Map<String, Value>, i: usize) -
             if text.bytes().all(|b| b.is_ascii_digit()) {
                 text
             } else {
-                r.drop(format!("accepts[{i}].{key}"), format!("expected whole atomic units, found {text}"));
+                r.drop(format!("accepts[{i}].{key}"), format!("expected whole atomic units, found {}", clip(text)));
                 return None;
             }
         }
