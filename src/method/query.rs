@@ -28,12 +28,12 @@ pub struct Tokens {
 /// keeping the first occurrence, drop tokens under two characters, keep the first eight.
 pub fn tokenise(query: &str) -> Tokens {
     let mut out = Tokens { tokens: Vec::new(), dropped_short: Vec::new(), dropped_over_limit: Vec::new() };
-    let mut seen: Vec<String> = Vec::new();
+    // A set, not a list: a pasted wall of text must not make this quadratic.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for_each_word(query, |w| {
-        if seen.iter().any(|s| s == w) {
+        if !seen.insert(w.to_owned()) {
             return;
         }
-        seen.push(w.to_owned());
         if w.chars().count() < MIN_TOKEN_CHARS {
             out.dropped_short.push(w.to_owned());
         } else if out.tokens.len() >= MAX_TOKENS {
