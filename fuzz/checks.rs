@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use x402dir::catalogue::import::import_bytes;
-use x402dir::catalogue::model::{Resource, MAX_ACCEPTS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, MAX_TAGS, MAX_URL_BYTES};
+use x402dir::catalogue::model::{
+    Resource, MAX_ACCEPTS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, MAX_TAGS, MAX_URL_BYTES,
+};
 use x402dir::catalogue::snapshot::{Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
@@ -74,11 +76,18 @@ pub fn check_catalogue_item(data: &[u8]) {
             assert_eq!(h.item_count, snapshot.items.len());
             assert_eq!(h.date, SNAPSHOT_DATE);
             assert_eq!(h.format, FORMAT_NAME);
-            assert!(!h.complete || h.reported_total == Some(snapshot.items.len() as u64), "complete without a matching total");
+            assert!(
+                !h.complete || h.reported_total == Some(snapshot.items.len() as u64),
+                "complete without a matching total"
+            );
             assert_eq!(h.source.sha256.as_ref().map(String::len), Some(64));
             // The stored form parses back to the same items.
             let stored: Value = serde_json::from_slice(&snapshot.to_bytes()).expect("a snapshot's bytes are JSON");
-            assert_eq!(stored.get("items").and_then(Value::as_array), Some(&snapshot.items), "items changed on storing");
+            assert_eq!(
+                stored.get("items").and_then(Value::as_array),
+                Some(&snapshot.items),
+                "items changed on storing"
+            );
             if snapshot.items.len() <= MAX_INDEXED_ITEMS {
                 let index = Index::build(&snapshot, &method);
                 assert!(index.entries.len() + index.report.rejected.len() <= snapshot.items.len());
@@ -112,7 +121,11 @@ fn check_item_value(value: &Value, method: &Method) {
             assert!(index.entries.len() <= 1);
             let Some(entry) = index.entries.first() else { return };
             assert!(entry.haystack.starts_with(' ') && entry.haystack.ends_with(' '));
-            assert!(entry.slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'), "unsafe slug {:?}", entry.slug);
+            assert!(
+                entry.slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'),
+                "unsafe slug {:?}",
+                entry.slug
+            );
 
             // Every word of the URL is in the haystack, so querying the URL finds the item.
             let a = answer(&index, method, &r.url, &Filters::default());
@@ -199,7 +212,11 @@ pub fn check_normalise(data: &[u8]) {
 
     let fields: Vec<String> = data.split(|b| *b == 0).map(|f| String::from_utf8_lossy(f).into_owned()).collect();
     let joined = fields.join(" ");
-    assert_eq!(normalise_fields(fields.iter().map(String::as_str)), normalise(&joined), "normalise_fields != normalise(joined)");
+    assert_eq!(
+        normalise_fields(fields.iter().map(String::as_str)),
+        normalise(&joined),
+        "normalise_fields != normalise(joined)"
+    );
 }
 
 fn check_normalised_form(n: &str) {

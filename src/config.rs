@@ -42,7 +42,11 @@ mod tests {
 
     #[test]
     fn operator_hosts_match_domain_and_subdomains_only() {
-        let c = SiteConfig { title: "t".into(), base_url: "https://x".into(), operator_domains: vec!["x402dir.dev".into()] };
+        let c = SiteConfig {
+            title: "t".into(),
+            base_url: "https://x".into(),
+            operator_domains: vec!["x402dir.dev".into()],
+        };
         assert!(c.is_operator_host("x402dir.dev"));
         assert!(c.is_operator_host("API.x402dir.dev"));
         assert!(!c.is_operator_host("evilx402dir.dev"));

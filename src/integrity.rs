@@ -49,12 +49,16 @@ impl Corrections {
     }
 
     pub fn parse(text: &str) -> Result<Corrections, Error> {
-        let log: Corrections =
-            serde_json::from_str(text).map_err(|e| Error::content("content/corrections.json", e.line(), &e.to_string()))?;
+        let log: Corrections = serde_json::from_str(text)
+            .map_err(|e| Error::content("content/corrections.json", e.line(), &e.to_string()))?;
         for e in &log.entries {
             snapshot::parse_date(&e.date).map_err(|m| Error::content("content/corrections.json", 0, &m))?;
             if e.kind == "quarantine-released" && e.pay_to.as_ref().is_none_or(Vec::is_empty) {
-                return Err(Error::content("content/corrections.json", 0, &format!("{}: a quarantine release must name the owning pay_to", e.resource)));
+                return Err(Error::content(
+                    "content/corrections.json",
+                    0,
+                    &format!("{}: a quarantine release must name the owning pay_to", e.resource),
+                ));
             }
         }
         Ok(log)
@@ -121,7 +125,12 @@ impl Ledger {
                 let claims = ledger.claims.entry(r.url.clone()).or_default();
                 let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));
                 if !owners_update && !claims.iter().any(|c| c.pay_to == pay_to) {
-                    claims.push(Claim { date: snap.header.date.clone(), position, pay_to, last_updated: r.last_updated.clone() });
+                    claims.push(Claim {
+                        date: snap.header.date.clone(),
+                        position,
+                        pay_to,
+                        last_updated: r.last_updated.clone(),
+                    });
                 }
             }
         }
@@ -194,7 +203,8 @@ mod tests {
         assert!(Corrections::parse(r#"{"entries": []}"#).unwrap().entries.is_empty());
         let bad = r#"{"entries": [{"date": "2026-01-01", "kind": "quarantine-released", "resource": "https://a", "note": "n"}]}"#;
         assert!(Corrections::parse(bad).unwrap_err().to_string().contains("pay_to"));
-        let bad_date = r#"{"entries": [{"date": "2026-13-01", "kind": "misattribution", "resource": "https://a", "note": "n"}]}"#;
+        let bad_date =
+            r#"{"entries": [{"date": "2026-13-01", "kind": "misattribution", "resource": "https://a", "note": "n"}]}"#;
         assert!(Corrections::parse(bad_date).is_err());
         assert!(Corrections::embedded().entries.iter().all(|e| !e.resource.is_empty()));
     }

@@ -168,7 +168,13 @@ fn run(command: Command) -> Result<(), Error> {
             let started = std::time::Instant::now();
             let built = site::build(&paths, &out, &Method::embedded())?;
             for b in &built {
-                println!("built {}: {} resources, {} files in {}", b.date, b.entries, b.files, out.join(&b.date).display());
+                println!(
+                    "built {}: {} resources, {} files in {}",
+                    b.date,
+                    b.entries,
+                    b.files,
+                    out.join(&b.date).display()
+                );
             }
             println!("done in {:.2} s; open {}", started.elapsed().as_secs_f64(), out.join("index.html").display());
             Ok(())
@@ -212,21 +218,24 @@ fn run(command: Command) -> Result<(), Error> {
         }
         Command::Query { snapshot: path, snapshots_dir, max_price, network, limit, json, words } => {
             let filters = Filters::parse(max_price.as_deref(), network.as_deref(), limit.as_deref())?;
-            let path = match path {
-                Some(p) if !p.exists() => {
-                    return Err(Error::SourceUnavailable {
+            let path =
+                match path {
+                    Some(p) if !p.exists() => return Err(Error::SourceUnavailable {
                         what: format!("snapshot {} does not exist", p.display()),
-                        fix: "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots".into(),
-                    })
-                }
-                Some(p) => p,
-                None => snapshot::latest(&snapshots_dir)?,
-            };
+                        fix:
+                            "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots"
+                                .into(),
+                    }),
+                    Some(p) => p,
+                    None => snapshot::latest(&snapshots_dir)?,
+                };
             // Compile the screening patterns while the snapshots are read: both take time.
             let (history, method) = std::thread::scope(|scope| {
                 let method = scope.spawn(Method::embedded);
                 let history: Result<Vec<(PathBuf, snapshot::Snapshot)>, Error> = integrity::history_for(&path)
-                    .and_then(|paths| paths.into_iter().map(|p| snapshot::Snapshot::read(&p).map(|s| (p, s))).collect());
+                    .and_then(|paths| {
+                        paths.into_iter().map(|p| snapshot::Snapshot::read(&p).map(|s| (p, s))).collect()
+                    });
                 (history, method.join().expect("content files are valid"))
             });
             let history = history?;

@@ -28,7 +28,12 @@ fn hostile_snapshots(name: &str) -> (PathBuf, Vec<PathBuf>) {
     let dir = root.join("snapshots");
     let paths = ["2026-01-01", "2026-02-01"]
         .iter()
-        .map(|d| import_file(&repo_root().join(format!("tests/fixtures/hostile/{d}.json")), d).unwrap().write_into(&dir, false).unwrap())
+        .map(|d| {
+            import_file(&repo_root().join(format!("tests/fixtures/hostile/{d}.json")), d)
+                .unwrap()
+                .write_into(&dir, false)
+                .unwrap()
+        })
         .collect();
     (root, paths)
 }
@@ -91,7 +96,8 @@ fn only_a_corrections_entry_releases_a_quarantine() {
 #[test]
 fn no_input_writes_outside_the_output_folder() {
     let (root, _) = build("adv-traversal", &Method::embedded());
-    let top: Vec<String> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let top: Vec<String> =
+        fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     let mut top = top;
     top.sort();
     assert_eq!(top, vec!["out", "snapshots"]);
@@ -130,14 +136,23 @@ fn script_payloads_in_every_field_stay_text() {
     for f in common::all_files(&root.join("out/public")).iter().filter(|f| f.extension().is_some_and(|x| x == "html")) {
         let text = fs::read_to_string(f).unwrap();
         for tag in html::tags(&text) {
-            assert!(!["img", "svg", "iframe", "b", "i"].contains(&tag.name.as_str()), "{}: <{}>", f.display(), tag.name);
+            assert!(
+                !["img", "svg", "iframe", "b", "i"].contains(&tag.name.as_str()),
+                "{}: <{}>",
+                f.display(),
+                tag.name
+            );
             assert!(tag.attributes.iter().all(|(n, _)| !n.starts_with("on")), "{}: handler attribute", f.display());
             if tag.name == "script" {
                 assert!(tag.attributes.iter().any(|(n, v)| n == "src" && v.ends_with("/static/search.js")));
             }
             if tag.name == "a" {
                 let href = tag.attributes.iter().find(|(n, _)| n == "href").map(|(_, v)| v.as_str()).unwrap_or("");
-                assert!(!href.to_ascii_lowercase().contains("javascript:") && !href.starts_with("data:"), "{}: {href}", f.display());
+                assert!(
+                    !href.to_ascii_lowercase().contains("javascript:") && !href.starts_with("data:"),
+                    "{}: {href}",
+                    f.display()
+                );
             }
         }
         pages += 1;
@@ -166,11 +181,23 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
     let (root, indexes) = build("adv-numbers", &Method::embedded());
     let feb = &indexes[1];
     let drops = |url: &str| -> Vec<String> {
-        feb.entries.iter().find(|e| e.resource.url == url).unwrap().resource.drops.iter().map(|d| d.field.clone()).collect()
+        feb.entries
+            .iter()
+            .find(|e| e.resource.url == url)
+            .unwrap()
+            .resource
+            .drops
+            .iter()
+            .map(|d| d.field.clone())
+            .collect()
     };
     for url in ["https://numbers.example/neg", "https://numbers.example/float", "https://numbers.example/huge"] {
         let fields = drops(url);
-        assert!(fields.contains(&"quality.l30DaysTotalCalls".to_owned()) && fields.contains(&"quality.l30DaysUniquePayers".to_owned()), "{url}: {fields:?}");
+        assert!(
+            fields.contains(&"quality.l30DaysTotalCalls".to_owned())
+                && fields.contains(&"quality.l30DaysUniquePayers".to_owned()),
+            "{url}: {fields:?}"
+        );
         let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap();
         assert_eq!((e.figures.calls_30d, e.figures.unique_payers_30d, e.figures.calls_per_payer), (None, None, None));
     }
@@ -194,7 +221,8 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
     let types = feb.entries.iter().find(|e| e.resource.url == "https://types.example/x").unwrap();
     let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", types.slug))).unwrap();
     assert!(page.contains("Fields dropped") && page.contains("serviceName"));
-    let report: Value = serde_json::from_slice(&fs::read(root.join("out/public/2026-02-01/api/report.json")).unwrap()).unwrap();
+    let report: Value =
+        serde_json::from_slice(&fs::read(root.join("out/public/2026-02-01/api/report.json")).unwrap()).unwrap();
     assert!(report["rejected"].as_array().unwrap().len() >= 4);
     assert!(verdicts::verdicts_in(&report).is_empty());
 }

@@ -41,7 +41,16 @@ fn query_json_answers_from_the_newest_embedded_snapshot() {
     assert_eq!(v["meta"]["returned"].as_u64().unwrap() as usize, data.len());
     assert!(v["meta"]["total_matched"].as_u64().unwrap() >= data.len() as u64);
     for row in data {
-        for key in ["resource", "match_score", "unique_payers_30d", "calls_30d", "calls_per_payer", "days_since_last_call", "description", "description_withheld"] {
+        for key in [
+            "resource",
+            "match_score",
+            "unique_payers_30d",
+            "calls_30d",
+            "calls_per_payer",
+            "days_since_last_call",
+            "description",
+            "description_withheld",
+        ] {
             assert!(row.get(key).is_some(), "missing {key}");
         }
     }

@@ -34,10 +34,55 @@ impl Rng {
 }
 
 const NOISE: &[&str] = &[" ", "  ", "-", "/", ".", "!?", "🚀", "→", "\u{200B}", "_", "’", ",", "\t"];
-const ODD: &[&str] = &["ΟΔΟΣ", "İstanbul", "Straße", "天气", "天", "٣٤", "e\u{301}", "ǅ", "ﬁ", "Ⅻ", "x", "ä", "ÄPI", "K", "Å", "\u{1F600}"];
-const PRICES: &[Option<&str>] = &[None, None, None, Some("0"), Some("0.001"), Some("0.01"), Some("00.010"), Some(".5"), Some("1"), Some("0.0005"), Some("abc"), Some("-1"), Some("5."), Some("1e3")];
-const NETWORKS: &[Option<&str>] = &[None, None, None, Some("base"), Some("eip155:8453"), Some("base-sepolia"), Some("eip155:84532"), Some("solana"), Some("Base"), Some("eip155:1"), Some("bogus net")];
-const LIMITS: &[Option<&str>] = &[None, None, Some("1"), Some("3"), Some("10"), Some("50"), Some("0"), Some("51"), Some("x"), Some("050")];
+const ODD: &[&str] = &[
+    "ΟΔΟΣ",
+    "İstanbul",
+    "Straße",
+    "天气",
+    "天",
+    "٣٤",
+    "e\u{301}",
+    "ǅ",
+    "ﬁ",
+    "Ⅻ",
+    "x",
+    "ä",
+    "ÄPI",
+    "K",
+    "Å",
+    "\u{1F600}",
+];
+const PRICES: &[Option<&str>] = &[
+    None,
+    None,
+    None,
+    Some("0"),
+    Some("0.001"),
+    Some("0.01"),
+    Some("00.010"),
+    Some(".5"),
+    Some("1"),
+    Some("0.0005"),
+    Some("abc"),
+    Some("-1"),
+    Some("5."),
+    Some("1e3"),
+];
+const NETWORKS: &[Option<&str>] = &[
+    None,
+    None,
+    None,
+    Some("base"),
+    Some("eip155:8453"),
+    Some("base-sepolia"),
+    Some("eip155:84532"),
+    Some("solana"),
+    Some("Base"),
+    Some("eip155:1"),
+    Some("bogus net"),
+];
+const LIMITS: &[Option<&str>] =
+    &[None, None, Some("1"), Some("3"), Some("10"), Some("50"), Some("0"), Some("51"), Some("x"), Some("050")];
 
 fn case_variant(rng: &mut Rng, token: &str) -> String {
     match rng.below(4) {
@@ -126,13 +171,19 @@ fn composer_and_rust_agree_on_generated_queries() {
     let indexes = site::indexes_with_history(&paths, &method).unwrap();
     for (n, (date, index)) in REAL_DATES.iter().zip(&indexes).enumerate() {
         // Words that really occur, favouring the common ones so that AND queries match.
-        let mut vocabulary: Vec<(usize, String)> =
-            shards::postings(index).into_iter().filter(|(k, _)| !k.starts_with('@')).map(|(k, v)| (v.len(), k)).collect();
+        let mut vocabulary: Vec<(usize, String)> = shards::postings(index)
+            .into_iter()
+            .filter(|(k, _)| !k.starts_with('@'))
+            .map(|(k, v)| (v.len(), k))
+            .collect();
         vocabulary.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let vocabulary: Vec<String> = vocabulary.into_iter().take(300).map(|(_, k)| k).collect();
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1));
-        let documents: Vec<Vec<String>> =
-            index.entries.iter().map(|e| e.haystack.split(' ').filter(|w| w.chars().count() >= 2).map(str::to_owned).collect()).collect();
+        let documents: Vec<Vec<String>> = index
+            .entries
+            .iter()
+            .map(|e| e.haystack.split(' ').filter(|w| w.chars().count() >= 2).map(str::to_owned).collect())
+            .collect();
         let queries = generate(&mut rng, &vocabulary, &documents, 520);
         let file = out.parent().unwrap().join(format!("queries-{date}.json"));
         fs::write(&file, serde_json::to_vec(&queries).unwrap()).unwrap();
@@ -153,15 +204,23 @@ fn composer_and_rust_agree_on_generated_queries() {
                 Ok(filters) => serde_json::to_value(answer(index, &method, s("text").unwrap(), &filters)).unwrap(),
                 Err(_) => json!({"error": {"code": "INVALID_FILTER"}}),
             };
-            let js = if js.get("error").is_some() { json!({"error": {"code": js["error"]["code"]}}) } else { js.clone() };
+            let js =
+                if js.get("error").is_some() { json!({"error": {"code": js["error"]["code"]}}) } else { js.clone() };
             if js != rust {
-                let urls = |v: &Value| -> Vec<String> { v["data"].as_array().map(|d| d.iter().map(|r| r["resource"].to_string()).collect()).unwrap_or_default() };
+                let urls = |v: &Value| -> Vec<String> {
+                    v["data"]
+                        .as_array()
+                        .map(|d| d.iter().map(|r| r["resource"].to_string()).collect())
+                        .unwrap_or_default()
+                };
                 panic!(
                     "{date}: query {q}\n composer: {} matched {:?}\n rust:     {} matched {:?}\n first differing field: {}",
                     js["meta"]["total_matched"], urls(&js), rust["meta"]["total_matched"], urls(&rust), first_difference(&js, &rust, "$")
                 );
             }
-            if rust["data"].as_array().is_some_and(|d| !d.is_empty()) && !rust["meta"]["query"]["token_list_empty"].as_bool().unwrap() {
+            if rust["data"].as_array().is_some_and(|d| !d.is_empty())
+                && !rust["meta"]["query"]["token_list_empty"].as_bool().unwrap()
+            {
                 nonempty += 1;
             }
             compared += 1;
@@ -181,7 +240,12 @@ fn composer_reports_source_unavailable_not_an_empty_list() {
     let queries = out.parent().unwrap().join("q.json");
     fs::write(&queries, r#"[{"text": "ens", "max_price": null, "network": null, "limit": null}]"#).unwrap();
     let run = |api: &std::path::Path| -> Value {
-        let o = Command::new("node").arg(repo_root().join("tests/js/run_queries.mjs")).arg(api).arg(&queries).output().unwrap();
+        let o = Command::new("node")
+            .arg(repo_root().join("tests/js/run_queries.mjs"))
+            .arg(api)
+            .arg(&queries)
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_slice::<Vec<Value>>(&o.stdout).unwrap().remove(0)
     };

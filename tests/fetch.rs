@@ -1,9 +1,9 @@
 //! `x402dir fetch` against a discovery API on loopback serving the real December dump
 //! page by page, with injected faults. No test touches the internet.
 
-mod common;
 #[path = "common/catalogue_server.rs"]
 mod catalogue_server;
+mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -68,7 +68,11 @@ fn snapshot_dir(name: &str) -> PathBuf {
 fn assert_untouched(dir: &Path) {
     assert_eq!(fs::read(dir.join("2025-01-01.json")).unwrap(), b"previous snapshot bytes");
     assert!(!dir.join("2026-12-01.json").exists(), "a failed walk wrote a snapshot");
-    let stray: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| n.contains(".tmp")).collect();
+    let stray: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
     assert!(stray.is_empty(), "{stray:?}");
 }
 
@@ -165,10 +169,16 @@ fn server_errors_dropped_connections_and_cut_bodies_are_retried() {
 
 #[test]
 fn persistent_truncation_gives_up_with_the_reason_and_stores_nothing() {
-    let server = CatalogueServer::start(real_items(), |r| if r.offset == 700 { Action::Truncate } else { Action::Serve });
+    let server =
+        CatalogueServer::start(real_items(), |r| if r.offset == 700 { Action::Truncate } else { Action::Serve });
     let dir = snapshot_dir("fetch-truncated");
     let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
-    assert!(err.contains("offset 700") && err.contains("gave up after 4 tries") && err.contains("truncated or invalid JSON"), "{err}");
+    assert!(
+        err.contains("offset 700")
+            && err.contains("gave up after 4 tries")
+            && err.contains("truncated or invalid JSON"),
+        "{err}"
+    );
     assert_untouched(&dir);
 }
 
@@ -176,12 +186,24 @@ fn persistent_truncation_gives_up_with_the_reason_and_stores_nothing() {
 fn a_page_slower_than_the_timeout_is_retried_then_abandoned() {
     // Slow once: retried and completed.
     let slow = first_tries(1);
-    let server = CatalogueServer::start(real_items(), move |r| if slow(r.offset, 200) { Action::Delay(Duration::from_millis(1500)) } else { Action::Serve });
+    let server = CatalogueServer::start(real_items(), move |r| {
+        if slow(r.offset, 200) {
+            Action::Delay(Duration::from_millis(1500))
+        } else {
+            Action::Serve
+        }
+    });
     let dir = snapshot_dir("fetch-slow-once");
     let (_, report) = fetch(&request(&server, &dir), &Progress::Quiet).unwrap();
     assert!(report.complete && report.retries >= 1);
     // Always slow: gives up saying it timed out.
-    let server = CatalogueServer::start(real_items(), |r| if r.offset == 200 { Action::Delay(Duration::from_millis(1500)) } else { Action::Serve });
+    let server = CatalogueServer::start(real_items(), |r| {
+        if r.offset == 200 {
+            Action::Delay(Duration::from_millis(1500))
+        } else {
+            Action::Serve
+        }
+    });
     let dir = snapshot_dir("fetch-slow-always");
     let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
     assert!(err.contains("offset 200") && err.contains("timed out"), "{err}");
@@ -204,7 +226,9 @@ fn a_total_that_grows_mid_walk_is_followed_to_the_end() {
     let items = real_items();
     let mut grown = items.clone();
     for i in 0..50 {
-        grown.push(json!({"resource": format!("https://new.example/{i}"), "type": "http", "x402Version": 2, "accepts": []}));
+        grown.push(
+            json!({"resource": format!("https://new.example/{i}"), "type": "http", "x402Version": 2, "accepts": []}),
+        );
     }
     let grown_for_server = grown.clone();
     let server = CatalogueServer::start(items, move |r| {
@@ -240,7 +264,10 @@ fn a_page_repeating_items_is_never_stored_as_complete() {
     });
     let dir = snapshot_dir("fetch-repeat");
     let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
-    assert!(err.contains("incomplete") && err.contains("100 identical items") && err.contains("1300 distinct items"), "{err}");
+    assert!(
+        err.contains("incomplete") && err.contains("100 identical items") && err.contains("1300 distinct items"),
+        "{err}"
+    );
     assert_untouched(&dir);
     // Asked to, it stores the walk marked incomplete, with the reasons.
     let mut req = request(&server, &dir);
@@ -287,7 +314,11 @@ fn an_interrupted_walk_resumes_from_its_checkpoint() {
 
 #[test]
 fn a_client_error_is_not_retried() {
-    let server = CatalogueServer::start(real_items(), |_| Action::Status { code: 404, headers: vec![], body: "no such endpoint".into() });
+    let server = CatalogueServer::start(real_items(), |_| Action::Status {
+        code: 404,
+        headers: vec![],
+        body: "no such endpoint".into(),
+    });
     let dir = snapshot_dir("fetch-404");
     let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
     assert!(err.contains("HTTP 404") && err.contains("no such endpoint"), "{err}");
@@ -311,7 +342,18 @@ fn the_cli_prints_a_summary_and_plain_progress_lines() {
     let server = CatalogueServer::start(real_items(), |_| Action::Serve);
     let dir = snapshot_dir("fetch-cli");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_x402dir"))
-        .args(["fetch", "--base-url", &server.base_url, "--date", "2026-12-01", "--page-size", "200", "--rate-ms", "0", "--dir"])
+        .args([
+            "fetch",
+            "--base-url",
+            &server.base_url,
+            "--date",
+            "2026-12-01",
+            "--page-size",
+            "200",
+            "--rate-ms",
+            "0",
+            "--dir",
+        ])
         .arg(&dir)
         .output()
         .unwrap();

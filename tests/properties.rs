@@ -89,7 +89,12 @@ proptest! {
 fn corpus() -> impl Strategy<Value = Vec<(u8, String, Option<u64>, Option<u64>)>> {
     let words = prop::sample::select(vec!["alpha", "beta", "gamma", "delta", "price", "feed", "天气", "ünï"]);
     proptest::collection::vec(
-        (0u8..20, proptest::collection::vec(words, 0..5).prop_map(|w| w.join(" ")), prop::option::of(0u64..5), prop::option::of(0u64..5)),
+        (
+            0u8..20,
+            proptest::collection::vec(words, 0..5).prop_map(|w| w.join(" ")),
+            prop::option::of(0u64..5),
+            prop::option::of(0u64..5),
+        ),
         1..40,
     )
 }

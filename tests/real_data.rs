@@ -34,7 +34,13 @@ fn the_two_repeated_urls_of_december_collapse_to_their_newest_listing() {
     let idx = index("2025-12-31");
     let mut urls: Vec<&str> = idx.report.collapsed.iter().map(|c| c.resource.as_str()).collect();
     urls.sort();
-    assert_eq!(urls, vec!["https://api.gigabrain.gg/brain-chat", "https://proof-of-intelligence-mint-web.vercel.app/api/x402/answer"]);
+    assert_eq!(
+        urls,
+        vec![
+            "https://api.gigabrain.gg/brain-chat",
+            "https://proof-of-intelligence-mint-web.vercel.app/api/x402/answer"
+        ]
+    );
     assert!(idx.report.quarantined.is_empty(), "both pairs share one payTo");
     let kept = idx.entries.iter().find(|e| e.resource.url == "https://api.gigabrain.gg/brain-chat").unwrap();
     assert_eq!(kept.resource.last_updated.as_deref(), Some("2025-12-02T04:48:57.072Z"));
@@ -171,7 +177,8 @@ fn segment_labels_match_the_hand_checked_sample() {
 fn withheld_descriptions_are_exactly_the_hand_checked_ones() {
     let idx = index("2025-12-31");
     let expected = read_lines(&repo_root().join("tests/fixtures/screen/expected_withheld_2025-12-31.txt"));
-    let mut got: Vec<String> = idx.entries.iter().filter(|e| e.withheld.is_some()).map(|e| e.resource.url.clone()).collect();
+    let mut got: Vec<String> =
+        idx.entries.iter().filter(|e| e.withheld.is_some()).map(|e| e.resource.url.clone()).collect();
     got.sort();
     got.dedup();
     assert_eq!(got, expected);
@@ -191,7 +198,11 @@ fn withheld_text_appears_nowhere_in_any_answer_row() {
             for window in chars.windows(24).step_by(8) {
                 let piece: String = window.iter().collect();
                 let escaped = serde_json::to_string(&piece).unwrap();
-                assert!(!json.contains(&piece) && !json.contains(escaped.trim_matches('"')), "{date} {}: leaked {piece:?}", e.resource.url);
+                assert!(
+                    !json.contains(&piece) && !json.contains(escaped.trim_matches('"')),
+                    "{date} {}: leaked {piece:?}",
+                    e.resource.url
+                );
             }
             assert_eq!(json.matches("\"description\":null").count(), 1);
         }

@@ -1,10 +1,10 @@
 //! The built site, checked as files on disk (the way mdBook and Zola test theirs).
 
 mod common;
-#[path = "common/verdicts.rs"]
-mod verdicts;
 #[path = "common/html.rs"]
 mod html;
+#[path = "common/verdicts.rs"]
+mod verdicts;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -86,9 +86,16 @@ fn mini_site_has_the_expected_tree() {
     assert!(!files.contains_key(&format!("{d}/api/records/3.json")));
     let pages: Vec<&String> = files.keys().filter(|k| k.starts_with(&format!("{d}/r/"))).collect();
     assert_eq!(pages.len(), 3);
-    assert_eq!(String::from_utf8(files["_redirects"].clone()).unwrap(), format!("/latest /{d}/ 302\n/latest/* /{d}/:splat 200\n"));
+    assert_eq!(
+        String::from_utf8(files["_redirects"].clone()).unwrap(),
+        format!("/latest /{d}/ 302\n/latest/* /{d}/:splat 200\n")
+    );
     // Nothing is left over from staging.
-    assert!(files.keys().all(|k| !k.starts_with('.')), "{:?}", files.keys().filter(|k| k.starts_with('.')).collect::<Vec<_>>());
+    assert!(
+        files.keys().all(|k| !k.starts_with('.')),
+        "{:?}",
+        files.keys().filter(|k| k.starts_with('.')).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -154,7 +161,9 @@ fn real_site_covers_every_resource_and_page() {
 #[test]
 fn single_token_answers_equal_the_cli_answer() {
     let out = build_real("q-vs-cli");
-    for (date, token) in [("2025-12-31", "weather"), ("2025-12-31", "twitter"), ("2026-08-20", "ens"), ("2025-12-18", "image")] {
+    for (date, token) in
+        [("2025-12-31", "weather"), ("2025-12-31", "twitter"), ("2026-08-20", "ens"), ("2025-12-18", "image")]
+    {
         let file = json_file(&out.join(format!("{date}/api/q/{}.json", shards::token_file(token))));
         let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
             .args(["query", "--json", "--snapshot", &format!("content/snapshots/{date}.json"), token])
@@ -196,7 +205,8 @@ fn withheld_description_text_appears_nowhere_in_the_output() {
     let indexes: Vec<Index> = REAL_DATES.iter().map(|d| Index::build(&real_snapshot(d), &Method::embedded())).collect();
     // Text that a published description (of any snapshot) also contains is that
     // provider's to publish: a later listing may have dropped the screened sentence.
-    let published: Vec<&str> = indexes.iter().flat_map(|i| i.entries.iter().filter_map(|e| e.public_description())).collect();
+    let published: Vec<&str> =
+        indexes.iter().flat_map(|i| i.entries.iter().filter_map(|e| e.public_description())).collect();
     for idx in &indexes {
         for e in idx.entries.iter().filter(|e| e.withheld.is_some()) {
             let text = e.resource.description.as_deref().unwrap();
@@ -217,9 +227,17 @@ fn withheld_description_text_appears_nowhere_in_the_output() {
         let text = String::from_utf8_lossy(bytes);
         for n in &needles {
             // HTML escapes quotes and ampersands; JSON escapes quotes: check all forms.
-            let html = n.replace('&', "&amp;").replace('"', "&quot;").replace('\'', "&#x27;").replace('<', "&lt;").replace('>', "&gt;");
+            let html = n
+                .replace('&', "&amp;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#x27;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
             let json = serde_json::to_string(n).unwrap();
-            assert!(!text.contains(n.as_str()) && !text.contains(&html) && !text.contains(json.trim_matches('"')), "{rel} contains withheld text {n:?}");
+            assert!(
+                !text.contains(n.as_str()) && !text.contains(&html) && !text.contains(json.trim_matches('"')),
+                "{rel} contains withheld text {n:?}"
+            );
         }
     }
 }
@@ -239,9 +257,51 @@ fn hostile_text_is_escaped_in_every_page() {
     let out = dir.join("public");
     site::build(&[path], &out, &Method::embedded()).unwrap();
     let allowed = [
-        "html", "head", "meta", "title", "link", "body", "a", "header", "nav", "main", "footer", "h1", "h2", "h3", "p", "ul", "ol", "li",
-        "table", "caption", "thead", "tbody", "tr", "th", "td", "div", "span", "small", "strong", "code", "blockquote", "aside",
-        "section", "article", "form", "label", "input", "datalist", "option", "button", "script", "noscript", "em", "pre", "hr",
+        "html",
+        "head",
+        "meta",
+        "title",
+        "link",
+        "body",
+        "a",
+        "header",
+        "nav",
+        "main",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "p",
+        "ul",
+        "ol",
+        "li",
+        "table",
+        "caption",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "div",
+        "span",
+        "small",
+        "strong",
+        "code",
+        "blockquote",
+        "aside",
+        "section",
+        "article",
+        "form",
+        "label",
+        "input",
+        "datalist",
+        "option",
+        "button",
+        "script",
+        "noscript",
+        "em",
+        "pre",
+        "hr",
     ];
     let mut pages = 0;
     for (rel, bytes) in files_under(&out) {
@@ -255,11 +315,21 @@ fn hostile_text_is_escaped_in_every_page() {
             for (name, value) in &tag.attributes {
                 assert!(!name.starts_with("on"), "{rel}: event handler attribute {name}");
                 if name == "href" || name == "src" || name == "action" {
-                    assert!(value.starts_with('/') || value.starts_with("https://") || value.starts_with("http://") || value.starts_with('#') || !value.contains(':'), "{rel}: {name}={value}");
+                    assert!(
+                        value.starts_with('/')
+                            || value.starts_with("https://")
+                            || value.starts_with("http://")
+                            || value.starts_with('#')
+                            || !value.contains(':'),
+                        "{rel}: {name}={value}"
+                    );
                 }
             }
             if tag.name == "script" {
-                assert!(tag.attributes.iter().any(|(n, v)| n == "src" && v.ends_with("/static/search.js")), "{rel}: a script that is not ours");
+                assert!(
+                    tag.attributes.iter().any(|(n, v)| n == "src" && v.ends_with("/static/search.js")),
+                    "{rel}: a script that is not ours"
+                );
             }
         }
     }
@@ -299,7 +369,12 @@ fn netlify_config_sets_a_strict_csp_and_caching() {
     assert_eq!(config["build"]["command"].as_str(), Some("cargo run --release -- build"));
     let headers = config["headers"].as_array().unwrap();
     let value = |path: &str, name: &str| -> String {
-        headers.iter().find(|h| h["for"].as_str() == Some(path)).and_then(|h| h["values"][name].as_str()).unwrap_or_default().to_owned()
+        headers
+            .iter()
+            .find(|h| h["for"].as_str() == Some(path))
+            .and_then(|h| h["values"][name].as_str())
+            .unwrap_or_default()
+            .to_owned()
     };
     let csp = value("/*", "Content-Security-Policy");
     assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"), "{csp}");
@@ -322,7 +397,10 @@ fn pages_carry_no_inline_script_or_style() {
                 assert!(tag.attributes.iter().any(|(n, _)| n == "src"), "{rel}: inline script");
             }
             assert!(tag.name != "style", "{rel}: inline style element");
-            assert!(tag.attributes.iter().all(|(n, _)| n != "style" && !n.starts_with("on")), "{rel}: inline style or handler");
+            assert!(
+                tag.attributes.iter().all(|(n, _)| n != "style" && !n.starts_with("on")),
+                "{rel}: inline style or handler"
+            );
         }
     }
 }

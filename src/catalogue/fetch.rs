@@ -125,7 +125,11 @@ impl WalkReport {
             notes.push(format!("pages shorter than expected at offsets {}", offs.join(", ")));
         }
         if !self.complete {
-            notes.push(format!("{} distinct items for a reported total of {}: incomplete", self.items, self.final_total()));
+            notes.push(format!(
+                "{} distinct items for a reported total of {}: incomplete",
+                self.items,
+                self.final_total()
+            ));
         }
         notes
     }
@@ -221,7 +225,9 @@ impl Checkpoint {
             if resumable {
                 for line in lines.map_while(Result::ok) {
                     let Ok(v) = serde_json::from_str::<Value>(&line) else { break };
-                    if let (Some(offset), Some(total), Some(items)) = (v["offset"].as_u64(), v["total"].as_u64(), v["items"].as_array()) {
+                    if let (Some(offset), Some(total), Some(items)) =
+                        (v["offset"].as_u64(), v["total"].as_u64(), v["items"].as_array())
+                    {
                         pages.insert(offset, Page { offset, total, items: items.clone() });
                     }
                 }
@@ -276,7 +282,8 @@ impl Walker {
         let resp = self.client.get(&url).send().await.map_err(|e| transient(describe_reqwest(&e)))?;
         let status = resp.status();
         if status.as_u16() == 429 || status.is_server_error() {
-            let retry_after = resp.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(parse_retry_after);
+            let retry_after =
+                resp.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(parse_retry_after);
             return Err(Failure::Transient { reason: format!("HTTP {status}"), retry_after });
         }
         if !status.is_success() {
@@ -284,24 +291,36 @@ impl Walker {
             return Err(Failure::Permanent(format!("HTTP {status}: {}", body.chars().take(200).collect::<String>())));
         }
         if resp.content_length().is_some_and(|n| n > MAX_PAGE_BYTES) {
-            return Err(Failure::Permanent(format!("a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed", resp.content_length().unwrap_or(0))));
+            return Err(Failure::Permanent(format!(
+                "a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed",
+                resp.content_length().unwrap_or(0)
+            )));
         }
         let bytes = resp.bytes().await.map_err(|e| transient(format!("body cut off: {}", describe_reqwest(&e))))?;
         if bytes.len() as u64 > MAX_PAGE_BYTES {
-            return Err(Failure::Permanent(format!("a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed", bytes.len())));
+            return Err(Failure::Permanent(format!(
+                "a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed",
+                bytes.len()
+            )));
         }
-        let v: Value = serde_json::from_slice(&bytes).map_err(|e| transient(format!("truncated or invalid JSON ({e})")))?;
+        let v: Value =
+            serde_json::from_slice(&bytes).map_err(|e| transient(format!("truncated or invalid JSON ({e})")))?;
         self.check_page(offset, v).map_err(Failure::Permanent)
     }
 
     /// A page must say what it is: the offset and limit we asked for, a total, items.
     fn check_page(&self, offset: u64, mut v: Value) -> Result<Page, String> {
         let p = &v["pagination"];
-        let (Some(got_offset), Some(got_limit), Some(total)) = (p["offset"].as_u64(), p["limit"].as_u64(), p["total"].as_u64()) else {
+        let (Some(got_offset), Some(got_limit), Some(total)) =
+            (p["offset"].as_u64(), p["limit"].as_u64(), p["total"].as_u64())
+        else {
             return Err("no pagination {limit, offset, total} in the response".into());
         };
         if got_offset != offset || got_limit != self.limit as u64 {
-            return Err(format!("asked for limit {} offset {offset}, got limit {got_limit} offset {got_offset}", self.limit));
+            return Err(format!(
+                "asked for limit {} offset {offset}, got limit {got_limit} offset {got_offset}",
+                self.limit
+            ));
         }
         let Some(Value::Array(items)) = v.get_mut("items").map(Value::take) else {
             return Err("no items list in the response".into());
@@ -337,12 +356,20 @@ impl Walker {
                         None => self.backoff(attempt),
                     };
                     self.retries.fetch_add(1, Ordering::Relaxed);
-                    progress.note(&format!("offset {offset}: {last}; retrying in {:.1} s (try {}/{})", wait.as_secs_f64(), attempt + 1, self.config.max_tries));
+                    progress.note(&format!(
+                        "offset {offset}: {last}; retrying in {:.1} s (try {}/{})",
+                        wait.as_secs_f64(),
+                        attempt + 1,
+                        self.config.max_tries
+                    ));
                     tokio::time::sleep(wait).await;
                 }
             }
         }
-        Err(Error::Walk(format!("page at offset {offset}: gave up after {} tries; last: {last}", self.config.max_tries)))
+        Err(Error::Walk(format!(
+            "page at offset {offset}: gave up after {} tries; last: {last}",
+            self.config.max_tries
+        )))
     }
 
     /// Exponential backoff with jitter: between half and all of base·2^(attempt-1).
@@ -391,7 +418,11 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
 
 /// Walks the catalogue. Returns the distinct items in catalogue order and the report;
 /// an error leaves the checkpoint in place for a resumed walk.
-async fn walk(config: &WalkConfig, checkpoint_path: &Path, progress: &Progress) -> Result<(Vec<Value>, WalkReport), Error> {
+async fn walk(
+    config: &WalkConfig,
+    checkpoint_path: &Path,
+    progress: &Progress,
+) -> Result<(Vec<Value>, WalkReport), Error> {
     let started = Instant::now();
     let limit = api_limit(config.page_size);
     let client = reqwest::Client::builder()
@@ -437,7 +468,8 @@ async fn walk(config: &WalkConfig, checkpoint_path: &Path, progress: &Progress) 
         }
         let mut tasks = tokio::task::JoinSet::new();
         for offset in missing {
-            let (walker, semaphore, checkpoint, progress) = (walker.clone(), semaphore.clone(), checkpoint.clone(), progress.clone());
+            let (walker, semaphore, checkpoint, progress) =
+                (walker.clone(), semaphore.clone(), checkpoint.clone(), progress.clone());
             tasks.spawn(async move {
                 let _permit = semaphore.acquire_owned().await.expect("semaphore stays open");
                 let page = walker.page(offset, &progress).await?;
@@ -526,13 +558,20 @@ pub fn fetch(request: &FetchRequest, progress: &Progress) -> Result<(PathBuf, Wa
             report.notes().join("; ")
         )));
     }
-    let now = OffsetDateTime::now_utc().replace_nanosecond(0).expect("zero is valid").format(&Rfc3339).expect("UTC formats");
+    let now =
+        OffsetDateTime::now_utc().replace_nanosecond(0).expect("zero is valid").format(&Rfc3339).expect("UTC formats");
     let snapshot = Snapshot {
         header: Header {
             format: FORMAT_NAME.into(),
             format_version: FORMAT_VERSION,
             date: request.date.clone(),
-            source: Source { url: request.config.base_url.clone(), via: "walk".into(), file: None, shape: Some("api-pages".into()), sha256: None },
+            source: Source {
+                url: request.config.base_url.clone(),
+                via: "walk".into(),
+                file: None,
+                shape: Some("api-pages".into()),
+                sha256: None,
+            },
             taken_at: Some(now.clone()),
             recorded_at: now,
             reported_total: Some(report.final_total()),

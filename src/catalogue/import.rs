@@ -73,7 +73,9 @@ pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, St
                 let total = obj.get("total").and_then(Value::as_u64);
                 let partial = obj.get("partial").and_then(Value::as_bool).unwrap_or(true);
                 let crawled = obj.get("crawledAt").and_then(Value::as_str).map(str::to_owned);
-                notes.push("imported from a crawler cache: its `total` is the crawler's own count, not the API's".to_owned());
+                notes.push(
+                    "imported from a crawler cache: its `total` is the crawler's own count, not the API's".to_owned(),
+                );
                 if partial {
                     notes.push("the crawler marked this sweep partial (cut off before the end)".to_owned());
                 }
@@ -132,22 +134,38 @@ mod tests {
 
     #[test]
     fn full_single_page_is_complete() {
-        let s = import_bytes(br#"{"items":[{"resource":"https://a"}],"pagination":{"limit":20,"offset":0,"total":1}}"#, "p.json", "2026-08-20").unwrap();
+        let s = import_bytes(
+            br#"{"items":[{"resource":"https://a"}],"pagination":{"limit":20,"offset":0,"total":1}}"#,
+            "p.json",
+            "2026-08-20",
+        )
+        .unwrap();
         assert!(s.header.complete);
     }
 
     #[test]
     fn crawler_cache_uses_partial_flag_and_crawl_time() {
-        let s = import_bytes(br#"{"resources":[{"resource":"https://a"}],"total":1,"crawledAt":"2025-12-31T00:34:27Z","partial":false}"#, "c.json", "2025-12-31").unwrap();
+        let s = import_bytes(
+            br#"{"resources":[{"resource":"https://a"}],"total":1,"crawledAt":"2025-12-31T00:34:27Z","partial":false}"#,
+            "c.json",
+            "2025-12-31",
+        )
+        .unwrap();
         assert!(s.header.complete);
         assert_eq!(s.header.taken_at.as_deref(), Some("2025-12-31T00:34:27Z"));
-        let s = import_bytes(br#"{"resources":[{"resource":"https://a"}],"total":1,"partial":true}"#, "c.json", "2025-12-31").unwrap();
+        let s = import_bytes(
+            br#"{"resources":[{"resource":"https://a"}],"total":1,"partial":true}"#,
+            "c.json",
+            "2025-12-31",
+        )
+        .unwrap();
         assert!(!s.header.complete);
     }
 
     #[test]
     fn bare_array_is_never_complete() {
-        let s = import_bytes(br#"[{"resource":"https://a"},{"resource":"https://b"}]"#, "a.json", "2025-01-01").unwrap();
+        let s =
+            import_bytes(br#"[{"resource":"https://a"},{"resource":"https://b"}]"#, "a.json", "2025-01-01").unwrap();
         assert!(!s.header.complete);
         assert_eq!(s.header.reported_total, None);
         assert_eq!(s.items.len(), 2);
@@ -155,7 +173,12 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_replaced_not_fatal() {
-        let s = import_bytes(b"[{\"resource\":\"https://a\",\"description\":\"ok \xff\xfe ok\"},{\"resource\":\"https://b\"}]", "u.json", "2025-01-01").unwrap();
+        let s = import_bytes(
+            b"[{\"resource\":\"https://a\",\"description\":\"ok \xff\xfe ok\"},{\"resource\":\"https://b\"}]",
+            "u.json",
+            "2025-01-01",
+        )
+        .unwrap();
         assert_eq!(s.items.len(), 2);
         assert_eq!(s.items[0]["description"], "ok \u{fffd}\u{fffd} ok");
         assert!(s.header.notes.iter().any(|n| n.contains("2 invalid UTF-8")), "{:?}", s.header.notes);

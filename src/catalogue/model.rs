@@ -81,7 +81,13 @@ impl Reader {
 
     /// A text field: absent and null are None; a string is kept (empty counts as
     /// absent); anything else is dropped with a reason.
-    fn text(&mut self, obj: &serde_json::Map<String, Value>, key: &str, field: &str, max_chars: usize) -> Option<String> {
+    fn text(
+        &mut self,
+        obj: &serde_json::Map<String, Value>,
+        key: &str,
+        field: &str,
+        max_chars: usize,
+    ) -> Option<String> {
         match obj.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => {
@@ -111,7 +117,9 @@ impl Reader {
                 // Accept 12.0, never 12.5, a negative, or a NaN-like value.
                 n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= 9.0e15).map(|f| f as u64)
             }),
-            Value::String(s) if !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
+            Value::String(s) if !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit()) => {
+                s.parse().ok()
+            }
             _ => None,
         };
         if parsed.is_none() {
@@ -124,7 +132,9 @@ impl Reader {
 impl Resource {
     /// Reads one catalogue item. Fails only when there is no usable resource URL.
     pub fn from_value(item: &Value) -> Result<Resource, Rejection> {
-        let obj = item.as_object().ok_or_else(|| Rejection { reason: format!("item is {}, not an object", kind_of(item)) })?;
+        let obj = item
+            .as_object()
+            .ok_or_else(|| Rejection { reason: format!("item is {}, not an object", kind_of(item)) })?;
         let url = match obj.get("resource") {
             Some(Value::String(s)) => s.trim().to_owned(),
             Some(other) => return Err(Rejection { reason: format!("`resource` is {}, not text", kind_of(other)) }),
@@ -268,7 +278,10 @@ fn read_amount(r: &mut Reader, obj: &serde_json::Map<String, Value>, i: usize) -
         return None;
     }
     if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 38 {
-        r.drop(format!("accepts[{i}].{key}"), format!("expected up to 38 digits of atomic units, found {}", clip(digits)));
+        r.drop(
+            format!("accepts[{i}].{key}"),
+            format!("expected up to 38 digits of atomic units, found {}", clip(digits)),
+        );
         return None;
     }
     digits.parse().ok()
@@ -360,7 +373,10 @@ mod tests {
         assert_eq!(r.description.as_deref(), Some("Token analysis"));
         assert_eq!(r.accepts[0].amount, None);
         assert_eq!(r.accepts[1].amount, Some(10_000));
-        assert_eq!(r.drops, vec![Drop { field: "accepts[0].maxAmountRequired".into(), reason: "amount is empty".into() }]);
+        assert_eq!(
+            r.drops,
+            vec![Drop { field: "accepts[0].maxAmountRequired".into(), reason: "amount is empty".into() }]
+        );
         assert_eq!(r.pay_to_set(), vec!["0xab"]);
     }
 
@@ -423,7 +439,9 @@ mod tests {
 
     #[test]
     fn items_without_a_usable_url_are_rejected() {
-        for item in [json!({}), json!({"resource": ""}), json!({"resource": 5}), json!("x"), json!({"resource": "a\nb"})] {
+        for item in
+            [json!({}), json!({"resource": ""}), json!({"resource": 5}), json!("x"), json!({"resource": "a\nb"})]
+        {
             assert!(Resource::from_value(&item).is_err(), "{item}");
         }
     }

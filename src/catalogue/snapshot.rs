@@ -83,15 +83,19 @@ impl Snapshot {
 
     pub fn read(path: &Path) -> Result<Snapshot, Error> {
         let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
-        let file: File = serde_json::from_slice(&bytes)
-            .map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+        let file: File =
+            serde_json::from_slice(&bytes).map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
         let h = &file.header;
         if h.format != FORMAT_NAME {
             return Err(Error::input(path, format!("format is {:?}, expected {FORMAT_NAME:?}", h.format)));
         }
         if h.format_version != FORMAT_VERSION {
             return Err(Error::SourceUnavailable {
-                what: format!("{} is snapshot format {}, this x402dir reads format {FORMAT_VERSION}", path.display(), h.format_version),
+                what: format!(
+                    "{} is snapshot format {}, this x402dir reads format {FORMAT_VERSION}",
+                    path.display(),
+                    h.format_version
+                ),
                 fix: "re-import or re-fetch the snapshot with this version of x402dir".into(),
             });
         }
@@ -99,7 +103,11 @@ impl Snapshot {
         if h.item_count != file.items.len() {
             return Err(Error::input(
                 path,
-                format!("header says {} items but the file holds {}; the file is damaged", h.item_count, file.items.len()),
+                format!(
+                    "header says {} items but the file holds {}; the file is damaged",
+                    h.item_count,
+                    file.items.len()
+                ),
             ));
         }
         Ok(Snapshot { header: file.header, items: file.items })
@@ -193,7 +201,13 @@ mod tests {
                 format: FORMAT_NAME.into(),
                 format_version: FORMAT_VERSION,
                 date: date.into(),
-                source: Source { url: "https://x.example/resources".into(), via: "import".into(), file: None, shape: None, sha256: None },
+                source: Source {
+                    url: "https://x.example/resources".into(),
+                    via: "import".into(),
+                    file: None,
+                    shape: None,
+                    sha256: None,
+                },
                 taken_at: None,
                 recorded_at: "2026-01-01T00:00:00Z".into(),
                 reported_total: Some(2),
@@ -218,7 +232,9 @@ mod tests {
         let path = s.write_into(&dir, false).unwrap();
         let text = fs::read_to_string(&path).unwrap();
         // Key order and number text survive exactly.
-        assert!(text.contains(r#"{"resource":"https://b.example","accepts":[{"amount":"123456789012345678901234567890"}],"z":1,"a":2}"#));
+        assert!(text.contains(
+            r#"{"resource":"https://b.example","accepts":[{"amount":"123456789012345678901234567890"}],"z":1,"a":2}"#
+        ));
         assert!(text.contains(r#""x":1.50"#));
         assert_eq!(Snapshot::read(&path).unwrap(), s);
         fs::remove_dir_all(&dir).unwrap();

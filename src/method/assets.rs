@@ -236,14 +236,18 @@ mod tests {
         assert_eq!(usdc.decimals, 6);
         // Mixed-case EVM address and the CAIP-19 form name the same token.
         assert!(t.usd_stablecoin("eip155:8453", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913").is_some());
-        assert!(t.usd_stablecoin("eip155:8453", "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913").is_some());
+        assert!(t
+            .usd_stablecoin("eip155:8453", "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")
+            .is_some());
         // A CAIP-19 id naming another chain is not that network's USDC.
         assert!(t.usd_stablecoin("eip155:8453", "eip155:1/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913").is_none());
         // Base Sepolia test USDC is not a dollar.
         assert!(t.usd_stablecoin("eip155:84532", "0x036CbD53842c5426634e7929541eC2318f3dCF7e").is_none());
         assert!(t.is_testnet("eip155:84532"));
         // Solana mints are case-sensitive base58.
-        assert!(t.usd_stablecoin("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "epjfwdd5aufqssqem2qn1xzybapc8g4wggkzwytdt1v").is_none());
+        assert!(t
+            .usd_stablecoin("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "epjfwdd5aufqssqem2qn1xzybapc8g4wggkzwytdt1v")
+            .is_none());
     }
 
     #[test]
@@ -251,7 +255,9 @@ mod tests {
         assert_eq!(Decimal::parse("0.01"), Some(Decimal::new(1, 2)));
         assert_eq!(Decimal::parse("5"), Some(Decimal::new(5, 0)));
         assert_eq!(Decimal::parse(".5"), Some(Decimal::new(5, 1)));
-        for bad in ["", ".", "5.", "-1", "+1", "1e-3", "NaN", "inf", "0x10", " 1", "1,5", "1.2.3", "0.0000000000000000001"] {
+        for bad in
+            ["", ".", "5.", "-1", "+1", "1e-3", "NaN", "inf", "0x10", " 1", "1,5", "1.2.3", "0.0000000000000000001"]
+        {
             assert_eq!(Decimal::parse(bad), None, "{bad:?} accepted");
         }
     }

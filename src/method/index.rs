@@ -163,7 +163,8 @@ impl Index {
                     continue;
                 }
                 Some(Standing::Settled { owner, by }) => {
-                    let (kept, others): (Vec<_>, Vec<_>) = listings.into_iter().partition(|(_, r)| is_owners(&r.pay_to_set(), &owner));
+                    let (kept, others): (Vec<_>, Vec<_>) =
+                        listings.into_iter().partition(|(_, r)| is_owners(&r.pay_to_set(), &owner));
                     for (position, r) in others {
                         report.overruled.push(Overruled {
                             resource: url.clone(),
@@ -187,7 +188,11 @@ impl Index {
                 let (kept, _) = listings.last().expect("non-empty");
                 let mut dropped: Vec<usize> = listings[..listings.len() - 1].iter().map(|(p, _)| *p).collect();
                 dropped.sort_unstable();
-                report.collapsed.push(Collapsed { resource: url.clone(), kept_position: *kept, dropped_positions: dropped });
+                report.collapsed.push(Collapsed {
+                    resource: url.clone(),
+                    kept_position: *kept,
+                    dropped_positions: dropped,
+                });
             }
             let (_, resource) = listings.pop().expect("non-empty");
             entries.push(Entry::new(resource, date, method));
@@ -205,7 +210,9 @@ impl Entry {
         let description = if withheld.is_some() { "" } else { resource.description.as_deref().unwrap_or("") };
         let service_name = resource.service_name.as_deref().unwrap_or("");
         let haystack = normalise_fields(
-            [description, service_name, resource.url.as_str()].into_iter().chain(resource.tags.iter().map(String::as_str)),
+            [description, service_name, resource.url.as_str()]
+                .into_iter()
+                .chain(resource.tags.iter().map(String::as_str)),
         );
         let description_haystack = normalise_fields([description]);
         let segments = method.segments.labels(&haystack);

@@ -79,9 +79,7 @@ pub fn contains_word(haystack: &str, token: &str) -> bool {
     if t.is_empty() || bytes.len() < t.len() + 2 {
         return false;
     }
-    haystack
-        .match_indices(token)
-        .any(|(i, _)| i > 0 && bytes[i - 1] == b' ' && bytes.get(i + t.len()) == Some(&b' '))
+    haystack.match_indices(token).any(|(i, _)| i > 0 && bytes[i - 1] == b' ' && bytes.get(i + t.len()) == Some(&b' '))
 }
 
 /// True when the normalised `haystack` contains the normalised `phrase` (one or more
@@ -112,10 +110,7 @@ mod tests {
 
     #[test]
     fn url_splits_into_words() {
-        assert_eq!(
-            normalise("https://loyalspark.online/api/v1?x=1"),
-            " https loyalspark online api v1 x 1 "
-        );
+        assert_eq!(normalise("https://loyalspark.online/api/v1?x=1"), " https loyalspark online api v1 x 1 ");
     }
 
     #[test]

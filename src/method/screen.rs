@@ -43,7 +43,8 @@ pub struct Withheld {
     pub pattern_list_version: String,
 }
 
-pub const CATEGORIES: &[&str] = &["override", "template", "hidden-unicode", "coercive", "concealment", "role", "exfiltration"];
+pub const CATEGORIES: &[&str] =
+    &["override", "template", "hidden-unicode", "coercive", "concealment", "role", "exfiltration"];
 
 impl PatternList {
     /// The list compiled into this binary.
@@ -89,7 +90,12 @@ impl PatternList {
 
     /// The ids of the patterns `text` matches, in list order.
     pub fn matches(&self, text: &str) -> Vec<&str> {
-        self.patterns.iter().zip(&self.compiled).filter(|(_, re)| re.is_match(text)).map(|(p, _)| p.id.as_str()).collect()
+        self.patterns
+            .iter()
+            .zip(&self.compiled)
+            .filter(|(_, re)| re.is_match(text))
+            .map(|(p, _)| p.id.as_str())
+            .collect()
     }
 
     /// Screens a description: `None` when it may be published, the reason otherwise.

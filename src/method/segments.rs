@@ -48,7 +48,8 @@ impl SegmentRules {
                 version = Some(v.trim().to_owned());
             } else if let Some(rest) = line.strip_prefix('[') {
                 let (id, label) = rest.split_once(']').ok_or_else(|| bad("expected `[id] Label`".into()))?;
-                let valid = !id.is_empty() && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+                let valid =
+                    !id.is_empty() && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
                 if !valid {
                     return Err(bad(format!("segment id {id:?} must be lower-case letters, digits and '-'")));
                 }
@@ -57,7 +58,8 @@ impl SegmentRules {
                 }
                 segments.push(Segment { id: id.to_owned(), label: label.trim().to_owned(), keywords: Vec::new() });
             } else {
-                let segment = segments.last_mut().ok_or_else(|| bad("keyword before the first `[id] Label` line".into()))?;
+                let segment =
+                    segments.last_mut().ok_or_else(|| bad("keyword before the first `[id] Label` line".into()))?;
                 let keyword = normalise(line);
                 if keyword.trim().is_empty() {
                     return Err(bad(format!("keyword {line:?} has no letters or digits")));
@@ -74,7 +76,8 @@ impl SegmentRules {
                 owner.push(i);
             }
         }
-        let matcher = AhoCorasick::new(&padded).map_err(|e| Error::content(RULES_FILE, 0, &format!("keywords do not compile: {e}")))?;
+        let matcher = AhoCorasick::new(&padded)
+            .map_err(|e| Error::content(RULES_FILE, 0, &format!("keywords do not compile: {e}")))?;
         Ok(SegmentRules { version, segments, matcher, owner })
     }
 
@@ -94,7 +97,8 @@ impl SegmentRules {
 mod tests {
     use super::*;
 
-    const RULES: &str = "version = 2.0.0\n[defi-lending] DeFi lending\nlending\nspark\n[weather] Weather\nweather\nair quality\n";
+    const RULES: &str =
+        "version = 2.0.0\n[defi-lending] DeFi lending\nlending\nspark\n[weather] Weather\nweather\nair quality\n";
 
     #[test]
     fn labels_use_whole_words_only() {

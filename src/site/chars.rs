@@ -39,7 +39,11 @@ pub fn chars_module() -> String {
         } else if mapped[0] != c {
             let delta = mapped[0] as i64 - cp as i64;
             match lower.last_mut() {
-                Some(run) if run.3 == delta && (run.1 == 1 || cp == run.0 + run.1 * run.2) && (run.1 > 1 || cp - run.0 <= 2) => {
+                Some(run)
+                    if run.3 == delta
+                        && (run.1 == 1 || cp == run.0 + run.1 * run.2)
+                        && (run.1 > 1 || cp - run.0 <= 2) =>
+                {
                     if run.1 == 1 {
                         run.2 = cp - run.0;
                     }

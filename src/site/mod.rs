@@ -95,7 +95,10 @@ pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Ve
 
 fn check_out_dir(out: &Path) -> Result<(), Error> {
     if out.as_os_str().is_empty() || out.parent().is_none() {
-        return Err(Error::Refused(format!("refusing to build into {:?}: name a folder such as public", out.display())));
+        return Err(Error::Refused(format!(
+            "refusing to build into {:?}: name a folder such as public",
+            out.display()
+        )));
     }
     if out.is_file() {
         return Err(Error::Refused(format!("{} is a file, not a folder", out.display())));
@@ -136,7 +139,8 @@ fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
 /// Folder name for a network: its id with anything but letters, digits and '-'
 /// replaced, plus a hash when that changed it (ids come from the catalogue).
 pub fn network_slug(id: &str) -> String {
-    let clean: String = id.chars().take(60).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
+    let clean: String =
+        id.chars().take(60).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
     if clean == id.replace(':', "-") && !clean.is_empty() && !clean.starts_with('-') {
         clean
     } else {
@@ -174,7 +178,8 @@ fn listings(index: &Index, method: &Method) -> (Vec<Listing>, Facets) {
         ids: all,
     }];
     let date = &index.header.date;
-    let mut facets = Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
+    let mut facets =
+        Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
 
     let mut networks: Vec<&str> = index.entries.iter().flat_map(|e| e.networks.iter().map(String::as_str)).collect();
     networks.sort_unstable();
@@ -183,16 +188,30 @@ fn listings(index: &Index, method: &Method) -> (Vec<Listing>, Facets) {
         let ids = ids_where(index, |e| e.networks.iter().any(|x| x == n));
         let dir = format!("network/{}", network_slug(n));
         facets.networks.push(Facet { href: format!("/{date}/{dir}/"), label: n.to_owned(), count: ids.len() });
-        out.push(Listing { dir, heading: format!("Accepts payment on {n}"), intro: format!("Resources that list {n} among their payment options."), ids });
+        out.push(Listing {
+            dir,
+            heading: format!("Accepts payment on {n}"),
+            intro: format!("Resources that list {n} among their payment options."),
+            ids,
+        });
     }
     for (slug, label, _) in PRICE_BANDS {
         let ids = ids_where(index, |e| price_band(e.min_price_usd) == Some(*slug));
         let dir = format!("price/{slug}");
         facets.prices.push(Facet { href: format!("/{date}/{dir}/"), label: (*label).to_owned(), count: ids.len() });
-        out.push(Listing { dir, heading: format!("Lowest USD price: {label}"), intro: "By the lowest price asked in a known mainnet USD stablecoin.".into(), ids });
+        out.push(Listing {
+            dir,
+            heading: format!("Lowest USD price: {label}"),
+            intro: "By the lowest price asked in a known mainnet USD stablecoin.".into(),
+            ids,
+        });
     }
     let ids = ids_where(index, |e| e.min_price_usd.is_none());
-    facets.prices.push(Facet { href: format!("/{date}/price/no-usd-price/"), label: "No USD price readable".into(), count: ids.len() });
+    facets.prices.push(Facet {
+        href: format!("/{date}/price/no-usd-price/"),
+        label: "No USD price readable".into(),
+        count: ids.len(),
+    });
     out.push(Listing {
         dir: "price/no-usd-price".into(),
         heading: "No USD price readable".into(),
@@ -206,7 +225,10 @@ fn listings(index: &Index, method: &Method) -> (Vec<Listing>, Facets) {
         out.push(Listing {
             dir,
             heading: format!("Segment: {}", s.label),
-            intro: format!("Resources whose text contains one of this segment's keywords as whole words (segment rules {}).", method.segments.version),
+            intro: format!(
+                "Resources whose text contains one of this segment's keywords as whole words (segment rules {}).",
+                method.segments.version
+            ),
             ids,
         });
     }
@@ -242,7 +264,9 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
 
     let api = format!("/{date}/api/");
     let search_action = format!("/{date}/search/");
-    let rows_of = |ids: &[usize]| -> Vec<pages::TableRow> { ids.iter().map(|&i| pages::table_row(i + 1, &index.entries[i], index)).collect() };
+    let rows_of = |ids: &[usize]| -> Vec<pages::TableRow> {
+        ids.iter().map(|&i| pages::table_row(i + 1, &index.entries[i], index)).collect()
+    };
     let render = |job: &Job| -> Result<(String, Vec<u8>), Error> {
         Ok(match job {
             Job::Home => {
@@ -260,12 +284,23 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
                 ("index.html".into(), html(&page)?)
             }
             Job::Search => {
-                let page = pages::SearchPage { c: &chrome, api: api.clone(), search_action: search_action.clone(), networks: &networks };
+                let page = pages::SearchPage {
+                    c: &chrome,
+                    api: api.clone(),
+                    search_action: search_action.clone(),
+                    networks: &networks,
+                };
                 ("search/index.html".into(), html(&page)?)
             }
             Job::ListPage { listing, page } => {
                 let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
-                let href = |n: usize| if n == 1 { format!("/{date}/{}/", listing.dir) } else { format!("/{date}/{}/page/{n}/", listing.dir) };
+                let href = |n: usize| {
+                    if n == 1 {
+                        format!("/{date}/{}/", listing.dir)
+                    } else {
+                        format!("/{date}/{}/page/{n}/", listing.dir)
+                    }
+                };
                 let start = (page - 1) * PAGE_SIZE;
                 let ids = &listing.ids[start.min(listing.ids.len())..(start + PAGE_SIZE).min(listing.ids.len())];
                 let p = pages::ListPage {
@@ -282,7 +317,11 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
                     },
                     facets: &facets,
                 };
-                let rel = if *page == 1 { format!("{}/index.html", listing.dir) } else { format!("{}/page/{page}/index.html", listing.dir) };
+                let rel = if *page == 1 {
+                    format!("{}/index.html", listing.dir)
+                } else {
+                    format!("{}/page/{page}/index.html", listing.dir)
+                };
                 (rel, html(&p)?)
             }
             Job::Resource(id) => {
@@ -317,8 +356,8 @@ fn write_root(output: &Output) -> Result<(), Error> {
     let mut links = Vec::new();
     for d in &dates {
         let path = output.path(&format!("{d}/api/manifest.json"))?;
-        let manifest: serde_json::Value =
-            serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?).map_err(|e| Error::input(&path, e.to_string()))?;
+        let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
+            .map_err(|e| Error::input(&path, e.to_string()))?;
         links.push(pages::DateLink {
             date: d.clone(),
             entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
@@ -337,7 +376,10 @@ fn write_root(output: &Output) -> Result<(), Error> {
         limits: &crate::method::SOURCE_LIMITS,
     };
     output.write("index.html", &html(&pages::RootPage { c: &chrome, dates: links })?)?;
-    output.write(&format!("{}index.html", pages::method_path().trim_start_matches('/')), &html(&pages::method_page(&chrome))?)?;
+    output.write(
+        &format!("{}index.html", pages::method_path().trim_start_matches('/')),
+        &html(&pages::method_page(&chrome))?,
+    )?;
     for (name, text) in SCHEMAS {
         output.write(&format!("schema/{name}"), text.as_bytes())?;
     }

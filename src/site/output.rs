@@ -27,7 +27,9 @@ pub fn check_relative(rel: &str) -> Result<(), String> {
             || part == ".."
             || part.starts_with('.')
             || part.len() > 200
-            || part.chars().any(|c| c.is_control() || matches!(c, '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' | '%'));
+            || part
+                .chars()
+                .any(|c| c.is_control() || matches!(c, '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' | '%'));
         if bad {
             return Err(format!("unsafe path component {part:?} in {rel:?}"));
         }
@@ -87,7 +89,9 @@ mod tests {
 
     #[test]
     fn ordinary_paths_pass() {
-        for ok in ["index.html", "2025-12-31/r/api.example.com-0a1b2c3d4e5f/index.html", "2025-12-31/api/q/u-e5a4a9.json"] {
+        for ok in
+            ["index.html", "2025-12-31/r/api.example.com-0a1b2c3d4e5f/index.html", "2025-12-31/api/q/u-e5a4a9.json"]
+        {
             assert!(check_relative(ok).is_ok(), "{ok}");
         }
     }
@@ -95,8 +99,20 @@ mod tests {
     #[test]
     fn escaping_paths_are_refused() {
         for bad in [
-            "", "/etc/passwd", "../x", "a/../../x", "a/./b", "a//b", "a/b/", ".hidden", "a\\..\\b", "a/%2e%2e/b", "a/%252e%252e/b",
-            "a/\u{0}b", "C:/x", "a/b\nc",
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a/./b",
+            "a//b",
+            "a/b/",
+            ".hidden",
+            "a\\..\\b",
+            "a/%2e%2e/b",
+            "a/%252e%252e/b",
+            "a/\u{0}b",
+            "C:/x",
+            "a/b\nc",
         ] {
             assert!(check_relative(bad).is_err(), "{bad:?} accepted");
         }

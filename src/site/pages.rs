@@ -3,8 +3,8 @@
 //! Templates escape every value; the only unescaped HTML is what pulldown-cmark makes
 //! of the project's own Markdown (content/method.md, content/corrections.md).
 
-use askama::Template;
 use crate::integrity::Correction;
+use askama::Template;
 
 use crate::catalogue::model::Drop;
 use crate::method::assets::Decimal;
@@ -270,7 +270,11 @@ pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> Re
         .prices
         .iter()
         .map(|p| PriceRow {
-            network: if p.network == p.network_id { p.network.clone() } else { format!("{} ({})", p.network, p.network_id) },
+            network: if p.network == p.network_id {
+                p.network.clone()
+            } else {
+                format!("{} ({})", p.network, p.network_id)
+            },
             testnet: p.testnet,
             scheme: p.scheme.clone().unwrap_or_default(),
             asset: p.asset_symbol.clone().or_else(|| p.asset.clone()).unwrap_or_default(),

@@ -53,7 +53,14 @@ mod tests {
         let b = resource_slug("https://api.example.com/v1/forecast");
         assert!(a.starts_with("api.example.com-") && a.len() == "api.example.com-".len() + 12);
         assert_ne!(a, b);
-        for hostile in ["https://../../etc/passwd", "https://%2e%2e%2f/x", "..\\..\\x", "https://a/b/../../../c", "", "https://\u{0}/"] {
+        for hostile in [
+            "https://../../etc/passwd",
+            "https://%2e%2e%2f/x",
+            "..\\..\\x",
+            "https://a/b/../../../c",
+            "",
+            "https://\u{0}/",
+        ] {
             let s = resource_slug(hostile);
             assert!(!s.contains('/') && !s.contains('\\') && !s.starts_with('.') && !s.contains('\0'), "{s}");
             assert!(s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'), "{s}");

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use sha2::Digest;
 use serde_json::{json, Value};
+use sha2::Digest;
 
 use crate::method::answer::{answer, method_ref, row, VersionRef};
 use crate::method::assets::Decimal;
@@ -189,7 +189,8 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
     }));
     files.extend(records.into_iter().enumerate().map(|(id, bytes)| (format!("api/records/{id}.json"), bytes)));
 
-    let aliases: BTreeMap<&str, &str> = method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
+    let aliases: BTreeMap<&str, &str> =
+        method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
     let manifest = Manifest {
         api_version: API_VERSION,

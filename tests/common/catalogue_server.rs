@@ -70,7 +70,13 @@ impl CatalogueServer {
     }
 }
 
-fn handle(mut stream: TcpStream, items: &[Value], script: &Script, count: &AtomicUsize, log: &Mutex<Vec<(u64, u64, String)>>) {
+fn handle(
+    mut stream: TcpStream,
+    items: &[Value],
+    script: &Script,
+    count: &AtomicUsize,
+    log: &Mutex<Vec<(u64, u64, String)>>,
+) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut first = String::new();
     if reader.read_line(&mut first).is_err() {
@@ -88,12 +94,24 @@ fn handle(mut stream: TcpStream, items: &[Value], script: &Script, count: &Atomi
     }
     let target = first.split_whitespace().nth(1).unwrap_or("/");
     let param = |name: &str| -> u64 {
-        target.split(['?', '&']).find_map(|kv| kv.strip_prefix(&format!("{name}="))).and_then(|v| v.parse().ok()).unwrap_or(0)
+        target
+            .split(['?', '&'])
+            .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
     };
-    let request = Request { limit: param("limit"), offset: param("offset"), index: count.fetch_add(1, Ordering::SeqCst), user_agent };
+    let request = Request {
+        limit: param("limit"),
+        offset: param("offset"),
+        index: count.fetch_add(1, Ordering::SeqCst),
+        user_agent,
+    };
     log.lock().unwrap().push((request.limit, request.offset, request.user_agent.clone()));
     let respond = |stream: &mut TcpStream, code: u16, headers: &[(String, String)], body: &[u8]| {
-        let mut head = format!("HTTP/1.1 {code} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
+        let mut head = format!(
+            "HTTP/1.1 {code} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
         for (k, v) in headers {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
@@ -103,15 +121,22 @@ fn handle(mut stream: TcpStream, items: &[Value], script: &Script, count: &Atomi
     };
     let total = items.len() as u64;
     match script(&request) {
-        Action::Serve => respond(&mut stream, 200, &[], page(items, total, request.limit, request.offset).to_string().as_bytes()),
-        Action::ServeFrom { items, total } => respond(&mut stream, 200, &[], page(&items, total, request.limit, request.offset).to_string().as_bytes()),
+        Action::Serve => {
+            respond(&mut stream, 200, &[], page(items, total, request.limit, request.offset).to_string().as_bytes())
+        }
+        Action::ServeFrom { items, total } => {
+            respond(&mut stream, 200, &[], page(&items, total, request.limit, request.offset).to_string().as_bytes())
+        }
         Action::Status { code, headers, body } => respond(&mut stream, code, &headers, body.as_bytes()),
         Action::Drop => {}
         Action::Truncate => {
             let body = page(items, total, request.limit, request.offset).to_string();
             let cut = &body.as_bytes()[..body.len() / 2];
             // Announce the full length, send half, close: a connection dropped mid-body.
-            let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", cut.len());
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                cut.len()
+            );
             let _ = stream.write_all(head.as_bytes());
             let _ = stream.write_all(cut);
         }

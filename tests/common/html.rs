@@ -64,4 +64,3 @@ pub fn tags(html: &str) -> Vec<Tag> {
     }
     out
 }
-

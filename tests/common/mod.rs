@@ -12,7 +12,8 @@ pub fn repo_root() -> PathBuf {
 
 /// The real dumps, as imported into content/snapshots (the embedded default).
 pub fn real_snapshot(date: &str) -> Snapshot {
-    Snapshot::read(&repo_root().join("content/snapshots").join(format!("{date}.json"))).expect("embedded snapshot reads")
+    Snapshot::read(&repo_root().join("content/snapshots").join(format!("{date}.json")))
+        .expect("embedded snapshot reads")
 }
 
 pub const REAL_DATES: [&str; 3] = ["2025-12-18", "2025-12-31", "2026-08-20"];

@@ -7,21 +7,80 @@ use serde_json::Value;
 /// Key fragments that name a judgement. `match_score` is the one allowed "score": it is
 /// a word count, defined as such on the method page.
 const VERDICT_KEY_FRAGMENTS: &[&str] = &[
-    "score", "grade", "rating", "quality", "trust", "suspicious", "suspect", "recommend", "verdict", "farming",
-    "spam", "scam", "fraud", "risk", "reputation", "legit", "safe", "honest", "fake", "sybil", "wash", "intent",
-    "abuse", "malicious", "credib", "reliab", "best", "worst", "badge", "tier", "flagged",
+    "score",
+    "grade",
+    "rating",
+    "quality",
+    "trust",
+    "suspicious",
+    "suspect",
+    "recommend",
+    "verdict",
+    "farming",
+    "spam",
+    "scam",
+    "fraud",
+    "risk",
+    "reputation",
+    "legit",
+    "safe",
+    "honest",
+    "fake",
+    "sybil",
+    "wash",
+    "intent",
+    "abuse",
+    "malicious",
+    "credib",
+    "reliab",
+    "best",
+    "worst",
+    "badge",
+    "tier",
+    "flagged",
 ];
 const ALLOWED_KEYS: &[&str] = &["match_score"];
 
 /// Authored values that would be a verdict if we published them.
 const VERDICT_VALUES: &[&str] = &[
-    "farming", "suspicious", "trusted", "untrusted", "trustworthy", "scam", "spam", "fraud", "fraudulent", "fake",
-    "sybil", "wash trading", "low quality", "high quality", "recommended", "not recommended", "risky", "safe",
-    "unsafe", "malicious", "legit", "legitimate", "verified", "bot",
+    "farming",
+    "suspicious",
+    "trusted",
+    "untrusted",
+    "trustworthy",
+    "scam",
+    "spam",
+    "fraud",
+    "fraudulent",
+    "fake",
+    "sybil",
+    "wash trading",
+    "low quality",
+    "high quality",
+    "recommended",
+    "not recommended",
+    "risky",
+    "safe",
+    "unsafe",
+    "malicious",
+    "legit",
+    "legitimate",
+    "verified",
+    "bot",
 ];
 
 /// Keys whose values are foreign text (the providers' words or the user's query), not ours.
-const FOREIGN_TEXT_KEYS: &[&str] = &["description", "service_name", "resource", "page", "text", "tags", "tokens", "dropped_short", "dropped_over_limit"];
+const FOREIGN_TEXT_KEYS: &[&str] = &[
+    "description",
+    "service_name",
+    "resource",
+    "page",
+    "text",
+    "tags",
+    "tokens",
+    "dropped_short",
+    "dropped_over_limit",
+];
 
 pub fn verdicts_in(value: &Value) -> Vec<String> {
     let mut found = Vec::new();
