@@ -48,18 +48,13 @@ pub fn words(text: &str) -> Vec<String> {
 /// Normalises `text`: lower-case words separated by single spaces, padded with one
 /// space at each end. Empty or word-less text becomes a single space.
 pub fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(' ');
-    for_each_word(text, |w| {
-        out.push_str(w);
-        out.push(' ');
-    });
-    out
+    normalise_fields([text])
 }
 
 /// Normalises several fields as one text, as if joined with spaces.
 pub fn normalise_fields<'a>(fields: impl IntoIterator<Item = &'a str>) -> String {
-    let mut out = String::from(" ");
+    let mut out = String::with_capacity(64);
+    out.push(' ');
     for field in fields {
         for_each_word(field, |w| {
             out.push_str(w);
@@ -80,17 +75,6 @@ pub fn contains_word(haystack: &str, token: &str) -> bool {
         return false;
     }
     haystack.match_indices(token).any(|(i, _)| i > 0 && bytes[i - 1] == b' ' && bytes.get(i + t.len()) == Some(&b' '))
-}
-
-/// True when the normalised `haystack` contains the normalised `phrase` (one or more
-/// words) as a run of whole words.
-pub fn contains_phrase(haystack: &str, phrase: &str) -> bool {
-    let trimmed = phrase.trim();
-    if trimmed.is_empty() {
-        return false;
-    }
-    let padded = format!(" {trimmed} ");
-    haystack.contains(&padded)
 }
 
 #[cfg(test)]
@@ -155,12 +139,5 @@ mod tests {
     #[test]
     fn normalise_fields_equals_joined_text() {
         assert_eq!(normalise_fields(["Hello", "World-Wide"]), normalise("Hello World-Wide"));
-    }
-
-    #[test]
-    fn phrase_matching_respects_boundaries() {
-        let h = normalise("Get current conditions outdoors");
-        assert!(contains_phrase(&h, "current conditions"));
-        assert!(!contains_phrase(&h, "rent conditions"));
     }
 }
