@@ -21,7 +21,9 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in [&["--help"][..], &["query", "--help"], &["import", "--help"]] {
+    for sub in
+        [&["--help"][..], &["query", "--help"], &["import", "--help"], &["build", "--help"], &["fetch", "--help"]]
+    {
         let o = x402dir(sub);
         assert!(o.status.success(), "{sub:?}");
         assert!(stdout(&o).contains("Usage:"), "{sub:?}");
