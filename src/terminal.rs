@@ -22,7 +22,8 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
-fn clip(text: &str, max: usize) -> String {
+/// `text` cut to at most `max` characters, the last being `…` when cut.
+pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_owned()
     } else {

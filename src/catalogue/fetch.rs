@@ -19,12 +19,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use time::format_description::well_known::{Rfc2822, Rfc3339};
+use time::format_description::well_known::Rfc2822;
 use time::OffsetDateTime;
 use tokio::sync::{Mutex, Semaphore};
 
 use super::import::CDP_DISCOVERY_URL;
-use super::snapshot::{parse_date, Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
+use super::snapshot::{now_rfc3339, parse_date, Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
 use crate::error::Error;
 
 #[derive(Debug, Clone)]
@@ -558,8 +558,7 @@ pub fn fetch(request: &FetchRequest, progress: &Progress) -> Result<(PathBuf, Wa
             report.notes().join("; ")
         )));
     }
-    let now =
-        OffsetDateTime::now_utc().replace_nanosecond(0).expect("zero is valid").format(&Rfc3339).expect("UTC formats");
+    let now = now_rfc3339();
     let snapshot = Snapshot {
         header: Header {
             format: FORMAT_NAME.into(),

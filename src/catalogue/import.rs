@@ -9,10 +9,8 @@ use std::path::Path;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use time::format_description::well_known::Rfc3339;
-use time::OffsetDateTime;
 
-use super::snapshot::{parse_date, Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
+use super::snapshot::{now_rfc3339, parse_date, Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
 use crate::error::Error;
 
 /// The public discovery endpoint every dump was taken from.
@@ -91,11 +89,7 @@ pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, St
         return Err(format!("{} items is more than the {MAX_ITEMS} a dump may have", items.len()));
     }
     let sha256 = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
-    let recorded_at = OffsetDateTime::now_utc()
-        .replace_nanosecond(0)
-        .expect("zero nanoseconds is valid")
-        .format(&Rfc3339)
-        .expect("UTC times format as RFC 3339");
+    let recorded_at = now_rfc3339();
     Ok(Snapshot {
         header: Header {
             format: FORMAT_NAME.into(),

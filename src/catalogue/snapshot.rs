@@ -68,6 +68,15 @@ struct File {
     items: Vec<Value>,
 }
 
+/// The current UTC time in whole seconds, RFC 3339: when a snapshot is recorded.
+pub fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .expect("zero nanoseconds is valid")
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("UTC times format as RFC 3339")
+}
+
 /// Checks that `date` is a real calendar date written YYYY-MM-DD.
 pub fn parse_date(date: &str) -> Result<Date, String> {
     Date::parse(date, format_description!("[year]-[month]-[day]"))

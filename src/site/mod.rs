@@ -365,16 +365,7 @@ fn write_root(output: &Output) -> Result<(), Error> {
         });
     }
     // The root pages borrow the newest snapshot's stylesheet.
-    let chrome = Chrome {
-        home: None,
-        date: latest.clone(),
-        complete: true,
-        coverage: String::new(),
-        static_base: format!("/{latest}/static/"),
-        method_path: pages::method_path(),
-        method_version: crate::method::DISCOVERY_METHOD_VERSION,
-        limits: &crate::method::SOURCE_LIMITS,
-    };
+    let chrome = Chrome::outside(latest);
     output.write("index.html", &html(&pages::RootPage { c: &chrome, dates: links })?)?;
     output.write(
         &format!("{}index.html", pages::method_path().trim_start_matches('/')),

@@ -11,6 +11,7 @@ use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
 use crate::site::paths::link_target;
+use crate::terminal::clip;
 
 /// Rows per browse page.
 pub const PAGE_SIZE: usize = 50;
@@ -51,8 +52,17 @@ impl Chrome {
 
     /// For pages outside a snapshot (the root index, the versioned method page), which
     /// borrow the newest snapshot's stylesheet.
-    pub fn outside(latest: &Index) -> Chrome {
-        Chrome { home: None, ..Chrome::for_index(latest) }
+    pub fn outside(latest_date: &str) -> Chrome {
+        Chrome {
+            date: latest_date.to_owned(),
+            complete: true,
+            coverage: String::new(),
+            home: None,
+            static_base: format!("/{latest_date}/static/"),
+            method_path: method_path(),
+            method_version: DISCOVERY_METHOD_VERSION,
+            limits: &SOURCE_LIMITS,
+        }
     }
 }
 
@@ -94,14 +104,6 @@ fn ratio_with_counts(e: &Entry) -> String {
 
 fn usd(p: Option<Decimal>) -> String {
     p.map_or_else(|| "—".to_owned(), |d| format!("${d}"))
-}
-
-fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_owned()
-    } else {
-        format!("{}…", text.chars().take(max - 1).collect::<String>())
-    }
 }
 
 pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
