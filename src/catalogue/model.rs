@@ -19,6 +19,11 @@ pub const MAX_DESCRIPTION_CHARS: usize = 4000;
 pub const MAX_NAME_CHARS: usize = 200;
 pub const MAX_TAGS: usize = 32;
 pub const MAX_ACCEPTS: usize = 16;
+/// Most schema field names kept per listing, and the longest one, in characters.
+pub const MAX_SCHEMA_FIELDS: usize = 128;
+pub const MAX_SCHEMA_FIELD_CHARS: usize = 64;
+/// How deep the schema walk goes; deeper nesting is not read.
+const MAX_SCHEMA_DEPTH: usize = 16;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Resource {
@@ -32,6 +37,10 @@ pub struct Resource {
     pub accepts: Vec<Accept>,
     pub quality: Quality,
     pub last_updated: Option<String>,
+    /// Field names of the input/output schemas (v1 `accepts[].outputSchema`, v2
+    /// `extensions.bazaar`), first seen first, without repeats. Names only: the
+    /// schemas' own descriptions and example values are foreign text nobody screens.
+    pub schema_fields: Vec<String>,
     pub drops: Vec<Drop>,
 }
 
@@ -161,6 +170,7 @@ impl Resource {
         // v1 items carry the description only inside accepts[]: use the first non-empty one.
         let description = top_description.or_else(|| accepts.iter().find_map(|a| a.description.clone()));
         let quality = read_quality(&mut r, obj.get("quality"));
+        let schema_fields = read_schema_fields(obj);
 
         Ok(Resource {
             url,
@@ -172,6 +182,7 @@ impl Resource {
             accepts,
             quality,
             last_updated,
+            schema_fields,
             drops: r.drops,
         })
     }
@@ -189,6 +200,108 @@ impl Resource {
         out.sort_unstable();
         out.dedup();
         out
+    }
+}
+
+/// JSON Schema keywords and the wrappers the catalogue puts around a schema: structure,
+/// not names of fields the API takes or returns.
+const SCHEMA_WORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "definitions",
+    "type",
+    "properties",
+    "items",
+    "required",
+    "description",
+    "additionalProperties",
+    "enum",
+    "const",
+    "default",
+    "examples",
+    "format",
+    "title",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "pattern",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "not",
+    "nullable",
+    "input",
+    "output",
+    "info",
+    "schema",
+    "example",
+    "body_fields",
+    "query_params",
+    "header_fields",
+    "body_type",
+    "discoverable",
+    "method",
+    "queryParams",
+    "bodyFields",
+    "headerFields",
+    "bodyType",
+    "headers",
+    "body",
+    "data",
+    "value",
+    "values",
+];
+
+fn read_schema_fields(obj: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    if let Some(Value::Array(accepts)) = obj.get("accepts") {
+        for a in accepts.iter().take(MAX_ACCEPTS) {
+            if let Some(schema) = a.get("outputSchema") {
+                collect_fields(schema, 0, &mut out, &mut seen);
+            }
+        }
+    }
+    if let Some(bazaar) = obj.get("extensions").and_then(|e| e.get("bazaar")) {
+        collect_fields(bazaar, 0, &mut out, &mut seen);
+    }
+    out
+}
+
+/// Walks a schema (or an example of one) collecting the object keys that name fields.
+/// Values are never read as names; `enum`/`examples`/`default` contents are skipped.
+fn collect_fields(v: &Value, depth: usize, out: &mut Vec<String>, seen: &mut std::collections::HashSet<String>) {
+    if depth > MAX_SCHEMA_DEPTH || out.len() >= MAX_SCHEMA_FIELDS {
+        return;
+    }
+    match v {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if matches!(key.as_str(), "enum" | "const" | "default" | "examples" | "description" | "title") {
+                    continue;
+                }
+                let name = key.trim();
+                let usable = !name.is_empty()
+                    && name.chars().count() <= MAX_SCHEMA_FIELD_CHARS
+                    && !name.chars().any(char::is_control)
+                    && !SCHEMA_WORDS.contains(&name);
+                if usable && out.len() < MAX_SCHEMA_FIELDS && seen.insert(name.to_owned()) {
+                    out.push(name.to_owned());
+                }
+                collect_fields(value, depth + 1, out, seen);
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter().take(64) {
+                collect_fields(item, depth + 1, out, seen);
+            }
+        }
+        _ => {}
     }
 }
 
