@@ -7,6 +7,7 @@
 pub mod catalogue;
 pub mod config;
 pub mod error;
+pub mod explore;
 pub mod integrity;
 pub mod method;
 pub mod site;

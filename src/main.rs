@@ -6,6 +6,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use x402dir::catalogue::{fetch, import, snapshot};
+use x402dir::explore::answer as explore_answer;
+use x402dir::explore::eval;
+use x402dir::explore::vectors::VectorTable;
+use x402dir::explore::Explore;
 use x402dir::integrity;
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
@@ -113,6 +117,49 @@ enum Command {
         /// The query words; every usable token must match as a whole word.
         words: Vec<String>,
     },
+    /// Explore: BM25 and word vectors fused by rank. Not the directory's answer.
+    Explore {
+        /// Snapshot file to explore (default: the newest in --snapshots-dir).
+        #[arg(long)]
+        snapshot: Option<PathBuf>,
+        /// Folder holding dated snapshots.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+        /// How many results to return, 1 to 50 (default 10).
+        #[arg(long, value_name = "N", allow_hyphen_values = true)]
+        limit: Option<String>,
+        /// Print the JSON envelope instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// The words of the need, in any phrasing.
+        words: Vec<String>,
+    },
+    /// Print the words of every stored snapshot's explore documents, sorted, one a line:
+    /// the corpus half of the vector table's vocabulary (tools/vectors/regenerate.sh).
+    #[command(hide = true)]
+    Vocabulary {
+        /// Folder holding dated snapshots.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+    },
+    /// Judge every ranking by the golden query set: NDCG@10 and recall@10 per class.
+    Eval {
+        /// Folder holding dated snapshots (the golden set names its snapshot).
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+        /// Print the evaluation as JSON (with per-query figures).
+        #[arg(long)]
+        json: bool,
+        /// Fail (exit 1) when any figure falls below the committed baseline.
+        #[arg(long)]
+        check: bool,
+        /// Write the figures as the new baseline.
+        #[arg(long, conflicts_with = "check")]
+        write_baseline: bool,
+        /// The baseline file.
+        #[arg(long, default_value = x402dir::explore::eval::BASELINE_PATH)]
+        baseline: PathBuf,
+    },
 }
 
 /// Exit status: 1 for errors, 2 for usage (clap's), 3 when no source is available.
@@ -126,7 +173,7 @@ fn exit_code(e: &Error) -> u8 {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let json = matches!(cli.command, Command::Query { json: true, .. });
+    let json = matches!(cli.command, Command::Query { json: true, .. } | Command::Explore { json: true, .. });
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -218,30 +265,7 @@ fn run(command: Command) -> Result<(), Error> {
         }
         Command::Query { snapshot: path, snapshots_dir, max_price, network, limit, json, words } => {
             let filters = Filters::parse(max_price.as_deref(), network.as_deref(), limit.as_deref())?;
-            let path =
-                match path {
-                    Some(p) if !p.exists() => return Err(Error::SourceUnavailable {
-                        what: format!("snapshot {} does not exist", p.display()),
-                        fix:
-                            "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots"
-                                .into(),
-                    }),
-                    Some(p) => p,
-                    None => snapshot::latest(&snapshots_dir)?,
-                };
-            // Compile the screening patterns while the snapshots are read: both take time.
-            let (history, method) = std::thread::scope(|scope| {
-                let method = scope.spawn(Method::embedded);
-                let history: Result<Vec<(PathBuf, snapshot::Snapshot)>, Error> = integrity::history_for(&path)
-                    .and_then(|paths| {
-                        paths.into_iter().map(|p| snapshot::Snapshot::read(&p).map(|s| (p, s))).collect()
-                    });
-                (history, method.join().expect("content files are valid"))
-            });
-            let history = history?;
-            let snap = &history.iter().find(|(p, _)| *p == path).expect("a snapshot is its own history").1;
-            let refs: Vec<&snapshot::Snapshot> = history.iter().map(|(_, s)| s).collect();
-            let index = Index::build_with_history(snap, &refs, &method);
+            let (index, method) = load_index(path, &snapshots_dir)?;
             let answer = answer(&index, &method, &words.join(" "), &filters);
             if json {
                 println!("{}", serde_json::to_string_pretty(&answer).expect("answers serialise"));
@@ -250,5 +274,112 @@ fn run(command: Command) -> Result<(), Error> {
             }
             Ok(())
         }
+        Command::Explore { snapshot: path, snapshots_dir, limit, json, words } => {
+            let limit = Filters::parse(None, None, limit.as_deref())?.limit;
+            let (index, method) = load_index(path, &snapshots_dir)?;
+            let table = VectorTable::embedded();
+            let explore = Explore::build(&index, table);
+            let answer = explore_answer::explore(&explore, &index, &method, table, &words.join(" "), limit);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&answer).expect("answers serialise"));
+            } else {
+                print!("{}", terminal::render_explore(&answer));
+            }
+            Ok(())
+        }
+        Command::Vocabulary { snapshots_dir } => {
+            let method = Method::embedded();
+            let paths = snapshot::list(&snapshots_dir)?;
+            let mut words = std::collections::BTreeSet::new();
+            for index in site::indexes_with_history(&paths, &method)? {
+                for entry in &index.entries {
+                    words
+                        .extend(x402dir::explore::document::document(entry).into_iter().filter(|w| vocabulary_word(w)));
+                }
+            }
+            let mut out = String::new();
+            for w in words {
+                out.push_str(&w);
+                out.push('\n');
+            }
+            print!("{out}");
+            Ok(())
+        }
+        Command::Eval { snapshots_dir, json, check, write_baseline, baseline } => {
+            let golden = eval::GoldenSet::embedded()?;
+            let path = snapshots_dir.join(format!("{}.json", golden.snapshot));
+            if !path.exists() {
+                return Err(Error::SourceUnavailable {
+                    what: format!(
+                        "the golden set's snapshot {} is not in {}",
+                        golden.snapshot,
+                        snapshots_dir.display()
+                    ),
+                    fix: "run from the repository root, or pass --snapshots-dir with that snapshot".into(),
+                });
+            }
+            let (index, method) = load_index(Some(path), &snapshots_dir)?;
+            let evaluation = eval::evaluate(&golden, &index, &method, VectorTable::embedded())?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&evaluation).expect("evaluations serialise"));
+            } else {
+                print!("{}", eval::render(&evaluation));
+            }
+            if write_baseline {
+                let text = serde_json::to_string_pretty(&eval::Baseline::of(&evaluation)).expect("serialises") + "\n";
+                std::fs::write(&baseline, text).map_err(|e| Error::io(&baseline, e))?;
+                eprintln!("wrote {}", baseline.display());
+            }
+            if check {
+                let text = std::fs::read_to_string(&baseline).map_err(|e| Error::io(&baseline, e))?;
+                let base: eval::Baseline =
+                    serde_json::from_str(&text).map_err(|e| Error::input(&baseline, e.to_string()))?;
+                let regressions = base.regressions(&evaluation);
+                if !regressions.is_empty() {
+                    return Err(Error::Refused(format!(
+                        "{} figure(s) fell below the baseline in {}:\n  {}",
+                        regressions.len(),
+                        baseline.display(),
+                        regressions.join("\n  ")
+                    )));
+                }
+                eprintln!("no figure below the baseline in {}", baseline.display());
+            }
+            Ok(())
+        }
     }
+}
+
+/// The index of a snapshot (default: the newest), judged with the stored snapshots up to
+/// it as ownership history.
+fn load_index(path: Option<PathBuf>, snapshots_dir: &std::path::Path) -> Result<(Index, Method<'static>), Error> {
+    let path = match path {
+        Some(p) if !p.exists() => {
+            return Err(Error::SourceUnavailable {
+                what: format!("snapshot {} does not exist", p.display()),
+                fix: "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots".into(),
+            })
+        }
+        Some(p) => p,
+        None => snapshot::latest(snapshots_dir)?,
+    };
+    // Compile the screening patterns while the snapshots are read: both take time.
+    let (history, method) = std::thread::scope(|scope| {
+        let method = scope.spawn(Method::embedded);
+        let history: Result<Vec<(PathBuf, snapshot::Snapshot)>, Error> = integrity::history_for(&path)
+            .and_then(|paths| paths.into_iter().map(|p| snapshot::Snapshot::read(&p).map(|s| (p, s))).collect());
+        (history, method.join().expect("content files are valid"))
+    });
+    let history = history?;
+    let snap = &history.iter().find(|(p, _)| *p == path).expect("a snapshot is its own history").1;
+    let refs: Vec<&snapshot::Snapshot> = history.iter().map(|(_, s)| s).collect();
+    Ok((Index::build_with_history(snap, &refs, &method), method))
+}
+
+/// A corpus word worth a vector: has a letter and is not an id (long, or hex-like).
+fn vocabulary_word(w: &str) -> bool {
+    let chars = w.chars().count();
+    let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+    let hex_like = chars >= 12 && w.chars().all(|c| c.is_ascii_hexdigit());
+    letters > 0 && chars <= 24 && !hex_like && letters * 2 >= chars
 }

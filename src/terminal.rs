@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::explore::answer::ExploreAnswer;
 use crate::method::answer::Answer;
 
 /// Replaces control characters (C0, DEL, C1) and bidi/zero-width format characters
@@ -74,11 +75,74 @@ pub fn render(answer: &Answer) -> String {
                 opt(&r.min_price_usd),
                 printable(&r.resource)
             );
-            let text = match (&r.description, &r.description_withheld) {
-                (_, Some(w)) => format!("[description withheld: matched {} screening pattern(s)]", w.patterns_matched),
-                (Some(d), None) => clip(&printable(d), 100),
-                (None, None) => "[no description]".to_owned(),
-            };
+            let text = description_line(&r.description, r.description_withheld.as_ref().map(|w| w.patterns_matched));
+            let _ = writeln!(out, "{:>3}  {}", "", text);
+        }
+    }
+    out.push('\n');
+    for (i, limit) in m.limits.iter().enumerate() {
+        let _ = writeln!(out, "limit {}: {limit}", i + 1);
+    }
+    out
+}
+
+fn description_line(description: &Option<String>, withheld: Option<usize>) -> String {
+    match (description, withheld) {
+        (_, Some(n)) => format!("[description withheld: matched {n} screening pattern(s)]"),
+        (Some(d), None) => clip(&printable(d), 100),
+        (None, None) => "[no description]".to_owned(),
+    }
+}
+
+/// An explore answer as a table: every list's rank beside the figures.
+pub fn render_explore(answer: &ExploreAnswer) -> String {
+    let m = &answer.meta;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "x402dir explore {} · snapshot {}{} · not the directory's answer (method {} is)",
+        m.explore.version,
+        m.snapshot.date,
+        if m.snapshot.complete { "" } else { " (partial)" },
+        m.method.version
+    );
+    let _ = writeln!(out, "words: {}", printable(&m.query.words.join(" ")));
+    if !m.query.words_without_vector.is_empty() {
+        let _ = writeln!(out, "no vector for: {}", printable(&m.query.words_without_vector.join(" ")));
+    }
+    let _ = writeln!(
+        out,
+        "bm25 list {}, dense list {} ({} of {} inverted-file lists read, {} documents compared), fused {}",
+        m.lists.bm25,
+        m.lists.dense,
+        m.lists.dense_lists_read,
+        m.lists.dense_lists,
+        m.lists.dense_documents_compared,
+        m.lists.fused
+    );
+    out.push('\n');
+    if answer.data.is_empty() {
+        out.push_str("Nothing retrieved.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "{:>3}  {:>5}  {:>5}  {:>5}  {:>7}  {:>5}  {:>10}  resource",
+            "#", "bm25", "dense", "fused", "payers", "days", "min USD"
+        );
+        for r in &answer.data {
+            let _ = writeln!(
+                out,
+                "{:>3}  {:>5}  {:>5}  {:>5}  {:>7}  {:>5}  {:>10}  {}",
+                r.position,
+                opt(&r.ranks.bm25),
+                opt(&r.ranks.dense),
+                r.ranks.fused,
+                opt(&r.unique_payers_30d),
+                opt(&r.days_since_last_call),
+                opt(&r.min_price_usd),
+                printable(&r.resource)
+            );
+            let text = description_line(&r.description, r.description_withheld.as_ref().map(|w| w.patterns_matched));
             let _ = writeln!(out, "{:>3}  {}", "", text);
         }
     }

@@ -9,8 +9,8 @@ export const METHOD_VERSION = "1.0.0";
 // The layout of the API folder this composer reads (manifest.api_version).
 const API_VERSION = 1;
 
-const MIN_TOKEN_CHARS = 2;
-const MAX_TOKENS = 8;
+export const MIN_TOKEN_CHARS = 2;
+export const MAX_TOKENS = 8;
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
 const MAX_DECIMALS = 18;
@@ -75,7 +75,7 @@ function isWordChar(cp) {
 // Normalising and tokenising (method §3.1, §3.2), as src/method/normalise.rs.
 
 /** Calls emit(word, lengthInCodePoints) for each lower-cased word of `text`, in order. */
-function forEachWord(text, emit) {
+export function forEachWord(text, emit) {
   let word = "";
   let length = 0;
   // for…of walks code points; a lone surrogate arrives on its own and is in no range.
@@ -273,7 +273,7 @@ const networkKey = (caip2) => `@network:${caip2}`;
 // ---------------------------------------------------------------------------------------
 // Reading the API: failures of the source become SOURCE_UNAVAILABLE, never an empty list.
 
-class SourceUnavailable extends Error {
+export class SourceUnavailable extends Error {
   constructor(message, fix) {
     super(message);
     this.fix = fix;
@@ -284,7 +284,7 @@ const REBUILD =
   "rebuild and republish this snapshot's folder (x402dir build), or open a snapshot date that is published";
 
 /** A fetchJson(path) over HTTP: null for a 404, an exception for any other failure. */
-function httpSource(base) {
+export function httpSource(base) {
   const root = new URL(base, globalThis.location?.href);
   return async (path) => {
     const response = await fetch(new URL(path, root));
@@ -295,7 +295,7 @@ function httpSource(base) {
 }
 
 /** One API file, or null when it does not exist. */
-async function read(fetchJson, path) {
+export async function read(fetchJson, path) {
   try {
     return (await fetchJson(path)) ?? null;
   } catch (e) {
@@ -307,13 +307,13 @@ async function read(fetchJson, path) {
 }
 
 /** One API file that must exist: the manifest promises every shard, record and the ladder. */
-async function need(fetchJson, path) {
+export async function need(fetchJson, path) {
   const value = await read(fetchJson, path);
   if (value === null) throw new SourceUnavailable(`${path} is missing from the snapshot's API folder`, REBUILD);
   return value;
 }
 
-async function loadManifest(fetchJson) {
+export async function loadManifest(fetchJson) {
   const manifest = await read(fetchJson, "manifest.json");
   if (manifest === null) {
     throw new SourceUnavailable("no index for this snapshot: its API folder has no manifest.json", REBUILD);
@@ -332,8 +332,8 @@ async function loadManifest(fetchJson) {
   return manifest;
 }
 
-const fill = (template, name, value) => template.replace(`{${name}}`, String(value));
-const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+export const fill = (template, name, value) => template.replace(`{${name}}`, String(value));
+export const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 
 /** The shard files holding `keys`, each fetched once, in parallel: key -> list or null. */
 async function fetchPostings(fetchJson, manifest, keys) {
@@ -531,7 +531,7 @@ async function answer(fetchJson, text, given) {
 // Rendering. DOM nodes and text only: catalogue text is never parsed as HTML.
 
 /** An element with attributes and children (strings become text nodes; null is skipped). */
-function el(doc, tag, attributes, ...children) {
+export function el(doc, tag, attributes, ...children) {
   const node = doc.createElement(tag);
   for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, String(value));
   node.append(...children.filter((c) => c !== null && c !== undefined));
@@ -541,8 +541,8 @@ function el(doc, tag, attributes, ...children) {
 const DASH = "—";
 // Links keep only the path, so they work on whichever host serves the site (and a
 // relative page URL still parses).
-const pathOf = (url) => new URL(url, "https://host.invalid/").pathname;
-const count = (n) => (n === null || n === undefined ? DASH : String(n));
+export const pathOf = (url) => new URL(url, "https://host.invalid/").pathname;
+export const count = (n) => (n === null || n === undefined ? DASH : String(n));
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** First 200 characters, as the site's own tables clip descriptions. */
@@ -552,7 +552,7 @@ function clip(text, max = 200) {
 }
 
 /** "1.003 (670 calls / 668 payers)": a ratio is never shown without its two counts. */
-function ratioWithCounts(row) {
+export function ratioWithCounts(row) {
   const { calls_per_payer: ratio, calls_30d: calls, unique_payers_30d: payers } = row;
   if (calls === null || payers === null) return DASH;
   return `${ratio === null ? DASH : ratio.toFixed(3)} (${calls} calls / ${payers} payers)`;
@@ -566,7 +566,7 @@ function describe(doc, row) {
   return row.description === null ? null : el(doc, "p", { class: "desc" }, clip(row.description));
 }
 
-function resourceCell(doc, row) {
+export function resourceCell(doc, row) {
   return el(
     doc,
     "td",
@@ -659,7 +659,7 @@ function answerSummary(doc, meta) {
   ].filter(Boolean);
 }
 
-function errorView(doc, { code, message, fix }) {
+export function errorView(doc, { code, message, fix }) {
   if (code === "SOURCE_UNAVAILABLE") {
     const box = el(doc, "div", { class: "unavailable", role: "alert" },
       el(doc, "p", {}, el(doc, "strong", {}, "Source unavailable")),

@@ -189,6 +189,27 @@ fn no_json_the_build_writes_carries_a_verdict() {
                 checked += 1;
                 continue;
             }
+            if rel.contains("/api/explore/terms/") {
+                // Explore's BM25 postings: indexed words as keys, [id, weight, ...] as values.
+                let lists = v.as_object().unwrap();
+                assert!(lists.values().all(|l| l.as_array().unwrap().iter().all(Value::is_u64)), "{rel}");
+                checked += 1;
+                continue;
+            }
+            if rel.contains("/api/explore/words/") {
+                // The vector table: words as keys, [weight, base64 vector] as values.
+                let rows = v.as_object().unwrap();
+                assert!(
+                    rows.values().all(|r| r[0].is_u64()
+                        && r[1]
+                            .as_str()
+                            .is_some_and(|b| b.len() == 172
+                                && b.bytes().all(|c| c.is_ascii_alphanumeric() || b"+/=".contains(&c)))),
+                    "{rel}"
+                );
+                checked += 1;
+                continue;
+            }
             let found = verdicts::verdicts_in(&v);
             assert!(found.is_empty(), "{rel}: {found:?}");
             checked += 1;
@@ -327,7 +348,8 @@ fn hostile_text_is_escaped_in_every_page() {
             }
             if tag.name == "script" {
                 assert!(
-                    tag.attributes.iter().any(|(n, v)| n == "src" && v.ends_with("/static/search.js")),
+                    tag.attributes.iter().any(|(n, v)| n == "src"
+                        && (v.ends_with("/static/search.js") || v.ends_with("/static/explore-page.js"))),
                     "{rel}: a script that is not ours"
                 );
             }

@@ -2,6 +2,7 @@
 //! JSON and assets; the root lists the dates and points `latest/` at the newest.
 
 pub mod chars;
+pub mod explore_api;
 pub mod output;
 pub mod pages;
 pub mod paths;
@@ -17,6 +18,9 @@ use sha2::{Digest, Sha256};
 
 use crate::catalogue::snapshot::{parse_date, Snapshot};
 use crate::error::Error;
+use crate::explore::eval::{self, GoldenSet};
+use crate::explore::vectors::VectorTable;
+use crate::explore::{Explore, EXPLORE_VERSION};
 use crate::integrity;
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
@@ -29,6 +33,8 @@ const ASSETS: &[(&str, &str)] = &[
     ("composer.js", include_str!("../../static/composer.js")),
     ("chars.js", include_str!("../../static/chars.js")),
     ("search.js", include_str!("../../static/search.js")),
+    ("explore.js", include_str!("../../static/explore.js")),
+    ("explore-page.js", include_str!("../../static/explore-page.js")),
     ("style.css", include_str!("../../static/style.css")),
 ];
 
@@ -135,6 +141,8 @@ fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
     cfg.keep_html_and_head_opening_tags = true;
     Ok(minify_html::minify(text.as_bytes(), &cfg))
 }
+
+const GOLDEN_RULES: &str = include_str!("../../content/explore/golden/RULES.md");
 
 /// Folder name for a network: its id with anything but letters, digits and '-'
 /// replaced, plus a hash when that changed it (ids come from the catalogue).
@@ -243,6 +251,7 @@ fn ids_where(index: &Index, keep: impl Fn(&Entry) -> bool) -> Vec<usize> {
 enum Job<'a> {
     Home,
     Search,
+    Explore,
     ListPage { listing: &'a Listing, page: usize },
     Resource(usize),
     Method,
@@ -255,13 +264,18 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
     let (lists, facets) = listings(index, method);
     let networks: Vec<String> = facets.networks.iter().map(|f| f.label.clone()).collect();
     let date = &index.header.date;
-    let mut jobs = vec![Job::Home, Job::Search, Job::Method, Job::Corrections, Job::Report];
+    let mut jobs = vec![Job::Home, Job::Search, Job::Explore, Job::Method, Job::Corrections, Job::Report];
     for l in &lists {
         let pages = l.ids.len().div_ceil(PAGE_SIZE).max(1);
         jobs.extend((1..=pages).map(|page| Job::ListPage { listing: l, page }));
     }
     jobs.extend((0..index.entries.len()).map(Job::Resource));
 
+    let table = VectorTable::embedded();
+    let explore = Explore::build(index, table);
+    // The golden set is labelled on one snapshot: its folder carries the evaluation.
+    let golden = GoldenSet::embedded()?;
+    let evaluation = if golden.snapshot == *date { Some(eval::evaluate(&golden, index, method, table)?) } else { None };
     let api = format!("/{date}/api/");
     let search_action = format!("/{date}/search/");
     let rows_of = |ids: &[usize]| -> Vec<pages::TableRow> {
@@ -291,6 +305,17 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
                     networks: &networks,
                 };
                 ("search/index.html".into(), html(&page)?)
+            }
+            Job::Explore => {
+                let page = pages::ExplorePage {
+                    c: &chrome,
+                    api: api.clone(),
+                    action: format!("/{date}/explore/"),
+                    explore_path: pages::explore_path(),
+                    explore_version: EXPLORE_VERSION,
+                    evaluation: evaluation.as_ref().map(|_| format!("/{date}/explore/evaluation/")),
+                };
+                ("explore/index.html".into(), html(&page)?)
             }
             Job::ListPage { listing, page } => {
                 let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
@@ -336,6 +361,16 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
     };
     let mut files: Vec<(String, Vec<u8>)> = jobs.par_iter().map(render).collect::<Result<_, _>>()?;
     files.extend(shards::api_files(index, method));
+    files.extend(explore_api::api_files(&explore, index, method, table));
+    if let Some(e) = &evaluation {
+        let ivf = &explore.dense.ivf;
+        files.push((
+            "explore/evaluation/index.html".into(),
+            html(&pages::evaluation_page(&chrome, e, ivf.nprobe, ivf.lists.len()))?,
+        ));
+        let json = serde_json::to_vec_pretty(e).expect("evaluations serialise");
+        files.push(("api/explore/evaluation.json".into(), json));
+    }
     files.extend(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())));
     Ok(files)
 }
@@ -371,6 +406,10 @@ fn write_root(output: &Output) -> Result<(), Error> {
         &format!("{}index.html", pages::method_path().trim_start_matches('/')),
         &html(&pages::method_page(&chrome))?,
     )?;
+    let explore_dir = pages::explore_path().trim_start_matches('/').to_owned();
+    output.write(&format!("{explore_dir}index.html"), &html(&pages::explore_method_page(&chrome))?)?;
+    output.write(&format!("{explore_dir}golden/RULES.md"), GOLDEN_RULES.as_bytes())?;
+    output.write(&format!("{explore_dir}golden/golden.json"), eval::GOLDEN.as_bytes())?;
     for (name, text) in SCHEMAS {
         output.write(&format!("schema/{name}"), text.as_bytes())?;
     }

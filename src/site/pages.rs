@@ -7,6 +7,9 @@ use crate::integrity::Correction;
 use askama::Template;
 
 use crate::catalogue::model::Drop;
+use crate::explore::eval::{fixed, Evaluation, RANKINGS};
+use crate::explore::vectors::PROVENANCE;
+use crate::explore::EXPLORE_VERSION;
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
@@ -17,6 +20,7 @@ use crate::terminal::clip;
 pub const PAGE_SIZE: usize = 50;
 const METHOD_MD: &str = include_str!("../../content/method.md");
 const CORRECTIONS_MD: &str = include_str!("../../content/corrections.md");
+const EXPLORE_MD: &str = include_str!("../../content/explore.md");
 
 /// What every page of a snapshot shows around its content.
 pub struct Chrome {
@@ -468,4 +472,113 @@ pub struct RootPage<'a> {
     pub c: &'a Chrome,
     /// Newest first.
     pub dates: Vec<DateLink>,
+}
+
+pub fn explore_path() -> String {
+    format!("/explore/{EXPLORE_VERSION}/")
+}
+
+#[derive(Template)]
+#[template(path = "explore.html")]
+pub struct ExplorePage<'a> {
+    pub c: &'a Chrome,
+    pub api: String,
+    pub action: String,
+    pub explore_path: String,
+    pub explore_version: &'static str,
+    /// The evaluation page, when this snapshot carries the golden set.
+    pub evaluation: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "explore_method.html")]
+pub struct ExploreMethodPage<'a> {
+    pub c: &'a Chrome,
+    pub version: &'static str,
+    pub html: String,
+    pub provenance: Vec<(String, String)>,
+}
+
+pub fn explore_method_page(c: &Chrome) -> ExploreMethodPage<'_> {
+    let provenance = match serde_json::from_str::<serde_json::Value>(PROVENANCE) {
+        Ok(serde_json::Value::Object(map)) => {
+            map.into_iter().map(|(k, v)| (k, v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect()
+        }
+        _ => Vec::new(),
+    };
+    ExploreMethodPage { c, version: EXPLORE_VERSION, html: markdown(EXPLORE_MD), provenance }
+}
+
+pub struct EvalRow {
+    pub name: String,
+    pub cells: Vec<String>,
+}
+
+pub struct EvalQuery {
+    pub id: String,
+    pub class: String,
+    pub query: String,
+    pub cells: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "evaluation.html")]
+pub struct EvaluationPage<'a> {
+    pub c: &'a Chrome,
+    pub queries: usize,
+    pub explore_version: &'static str,
+    pub headers: Vec<String>,
+    pub rows: Vec<EvalRow>,
+    pub rankings: Vec<&'static str>,
+    pub per_query: Vec<EvalQuery>,
+    pub nprobe: usize,
+    pub lists: usize,
+    pub overlap: String,
+    pub rules: String,
+    pub golden: String,
+    pub json: String,
+}
+
+pub fn evaluation_page<'a>(c: &'a Chrome, e: &Evaluation, nprobe: usize, lists: usize) -> EvaluationPage<'a> {
+    let headers = e
+        .classes
+        .iter()
+        .map(|class| {
+            let n = e.table.values().next().and_then(|t| t.get(class)).map_or(0, |f| f.queries);
+            format!("{class} ({n})")
+        })
+        .collect();
+    let rows = RANKINGS
+        .iter()
+        .filter_map(|r| e.table.get(*r).map(|t| (r, t)))
+        .map(|(r, t)| EvalRow {
+            name: (*r).to_owned(),
+            cells: e.classes.iter().map(|c| format!("{} / {}", fixed(t[c].ndcg10), fixed(t[c].recall10))).collect(),
+        })
+        .collect();
+    let per_query = e
+        .per_query
+        .iter()
+        .map(|q| EvalQuery {
+            id: q.id.clone(),
+            class: q.class.clone(),
+            query: q.query.clone(),
+            cells: RANKINGS.iter().map(|r| q.ndcg10.get(r).map_or_else(String::new, |v| fixed(*v))).collect(),
+        })
+        .collect();
+    EvaluationPage {
+        c,
+        queries: e.queries,
+        explore_version: e.explore_version,
+        headers,
+        rows,
+        rankings: RANKINGS.to_vec(),
+        per_query,
+        nprobe,
+        lists,
+        overlap: fixed(e.ivf_overlap10),
+        rules: format!("{}golden/RULES.md", explore_path()),
+        golden: format!("{}golden/golden.json", explore_path()),
+        json: "../../api/explore/evaluation.json".to_owned(),
+    }
 }

@@ -1,0 +1,199 @@
+//! The explore answer: the method's envelope shape (meta, then data), with explore's
+//! own version and each result's rank in every list instead of a match_score.
+
+use serde::Serialize;
+
+use super::fuse::{Ranks, PRIOR_WEIGHT, RRF_K};
+use super::vectors::VectorTable;
+use super::{Explore, EXPLORE_VERSION, LIST_DEPTH};
+use crate::method::answer::{method_ref, MethodRef, SnapshotRef};
+use crate::method::assets::Decimal;
+use crate::method::figures::Thousandths;
+use crate::method::index::Index;
+use crate::method::screen::Withheld;
+use crate::method::{Method, SOURCE_LIMITS};
+
+pub const DEFAULT_LIMIT: usize = 10;
+pub const MAX_LIMIT: usize = 50;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExploreAnswer {
+    pub meta: ExploreMeta,
+    pub data: Vec<ExploreRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExploreMeta {
+    pub explore: ExploreRef,
+    /// Explore is not the directory's answer: this names the method that is.
+    pub method: MethodRef,
+    pub not_the_method_answer: &'static str,
+    pub snapshot: SnapshotRef,
+    pub limits: Vec<&'static str>,
+    pub query: ExploreQuery,
+    pub lists: Lists,
+    pub returned: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExploreRef {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExploreQuery {
+    pub text: String,
+    pub words: Vec<String>,
+    pub dropped_short: Vec<String>,
+    /// Function words ("the", "my", ...) explore does not use (content/explore/stopwords.txt).
+    pub dropped_stopwords: Vec<String>,
+    pub dropped_over_limit: Vec<String>,
+    /// Words the vector table has no row for: they count for BM25 only.
+    pub words_without_vector: Vec<String>,
+    pub limit: usize,
+    pub rule: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Lists {
+    /// Resources in the BM25 list (at most the depth).
+    pub bm25: usize,
+    pub dense: usize,
+    pub depth: usize,
+    /// Inverted-file lists read, of how many, and how many documents were compared.
+    pub dense_lists_read: usize,
+    pub dense_lists: usize,
+    pub dense_documents_compared: usize,
+    /// Candidates fused (the union of both lists).
+    pub fused: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExploreRow {
+    pub position: u32,
+    pub resource: String,
+    pub service_name: Option<String>,
+    pub description: Option<String>,
+    pub description_withheld: Option<Withheld>,
+    pub min_price_usd: Option<Decimal>,
+    pub networks: Vec<String>,
+    pub unique_payers_30d: Option<u64>,
+    pub calls_30d: Option<u64>,
+    pub calls_per_payer: Option<Thousandths>,
+    pub days_since_last_call: Option<u64>,
+    pub ranks: Ranks,
+    pub operator_listing: bool,
+    pub page: String,
+}
+
+pub fn explore_ref(method: &Method) -> ExploreRef {
+    ExploreRef {
+        name: "x402dir explore",
+        version: EXPLORE_VERSION,
+        url: format!("{}/explore/{}/", method.site.base_url, EXPLORE_VERSION),
+    }
+}
+
+pub const NOT_THE_METHOD_ANSWER: &str = "Explore results are not the directory's answer: the method's strict \
+     whole-word rule is. Explore ranks by two retrievers and publishes each one's rank; no ranking here is a \
+     judgement of a resource.";
+
+/// Explores `text` over an index, returning at most `limit` results.
+pub fn explore(
+    explore: &Explore,
+    index: &Index,
+    method: &Method,
+    table: &VectorTable,
+    text: &str,
+    limit: usize,
+) -> ExploreAnswer {
+    let r = explore.retrieve(text, table, false);
+    let data: Vec<ExploreRow> = r
+        .fused
+        .iter()
+        .take(limit)
+        .enumerate()
+        .map(|(i, f)| {
+            let e = &index.entries[f.id as usize];
+            ExploreRow {
+                position: i as u32 + 1,
+                resource: e.resource.url.clone(),
+                service_name: e.resource.service_name.clone(),
+                description: e.public_description().map(str::to_owned),
+                description_withheld: e.withheld.clone(),
+                min_price_usd: e.min_price_usd,
+                networks: e.networks.clone(),
+                unique_payers_30d: e.figures.unique_payers_30d,
+                calls_30d: e.figures.calls_30d,
+                calls_per_payer: e.figures.calls_per_payer,
+                days_since_last_call: e.figures.days_since_last_call,
+                ranks: f.ranks,
+                operator_listing: e.operator_listing,
+                page: format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug),
+            }
+        })
+        .collect();
+    ExploreAnswer {
+        meta: ExploreMeta {
+            explore: explore_ref(method),
+            method: method_ref(method),
+            not_the_method_answer: NOT_THE_METHOD_ANSWER,
+            snapshot: SnapshotRef {
+                date: index.header.date.clone(),
+                complete: index.header.complete,
+                items: index.header.item_count,
+                reported_total: index.header.reported_total,
+                source: index.header.source.url.clone(),
+            },
+            limits: SOURCE_LIMITS.to_vec(),
+            query: ExploreQuery {
+                text: text.to_owned(),
+                rule: rule_text(&r.words.words, limit),
+                words: r.words.words,
+                dropped_short: r.words.dropped_short,
+                dropped_stopwords: r.words.dropped_stopwords,
+                dropped_over_limit: r.words.dropped_over_limit,
+                words_without_vector: r.words_without_vector,
+                limit,
+            },
+            lists: Lists {
+                bm25: r.bm25.len(),
+                dense: r.dense.len(),
+                depth: LIST_DEPTH,
+                dense_lists_read: r.lists_read,
+                dense_lists: explore.dense.ivf.lists.len(),
+                dense_documents_compared: r.documents_compared,
+                fused: r.fused.len(),
+            },
+            returned: data.len(),
+        },
+        data,
+    }
+}
+
+/// What explore does with a query that has no usable word.
+pub const RULE_EMPTY: &str = "no usable word, so nothing was retrieved (explore lists nothing for an empty query; \
+     the method's browse order lists everything)";
+
+/// The rule in words, with `{limit}` and `{words}` to fill in (the composer fills in the
+/// same template from the explore manifest).
+pub fn rule_template() -> String {
+    format!(
+        "BM25 over each resource's description, service name, tags, URL host and path, MIME types and schema \
+         field names, and word-vector similarity over the same words, each list cut at {LIST_DEPTH}; the two \
+         fused by reciprocal rank (1 / ({RRF_K} + rank)), then nudged by rank among the candidates in payers, \
+         recency of the last call and price (each 1 / ({RRF_K} + rank), weighted {PRIOR_WEIGHT}); first {{limit}} \
+         returned; words: {{words}}"
+    )
+}
+
+/// What explore did with this query, in plain words.
+pub fn rule_text(words: &[String], limit: usize) -> String {
+    if words.is_empty() {
+        return RULE_EMPTY.to_owned();
+    }
+    // Limit first: words are letters and digits only, so cannot hold a placeholder.
+    rule_template().replace("{limit}", &limit.to_string()).replace("{words}", &words.join(", "))
+}

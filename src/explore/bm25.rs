@@ -1,0 +1,123 @@
+//! BM25 over the explore documents (explore §2).
+//!
+//! Each posting carries its term's whole contribution to the document's BM25 value,
+//! rounded to thousandths. A query's value for a document is then a plain sum of whole
+//! numbers, which the JavaScript composer adds up to exactly the same total: no
+//! logarithm or division is left for the browser to compute differently.
+
+use std::collections::{BTreeMap, HashMap};
+
+/// Term-frequency saturation.
+pub const K1: f64 = 1.2;
+/// Length normalisation.
+pub const B: f64 = 0.75;
+
+/// One document containing a term, and the term's contribution in thousandths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Posting {
+    pub id: u32,
+    pub weight: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Bm25 {
+    /// Postings by term; each list in descending weight, then ascending id.
+    pub postings: BTreeMap<String, Vec<Posting>>,
+    pub documents: usize,
+    /// Mean document length in words.
+    pub average_length: f64,
+}
+
+impl Bm25 {
+    /// Indexes `documents` (word lists); document `i` gets id `i`.
+    pub fn build(documents: &[Vec<String>]) -> Bm25 {
+        let n = documents.len();
+        let total: usize = documents.iter().map(Vec::len).sum();
+        let average_length = if n == 0 { 0.0 } else { total as f64 / n as f64 };
+        let mut frequencies: BTreeMap<String, Vec<(u32, u32, usize)>> = BTreeMap::new();
+        for (id, words) in documents.iter().enumerate() {
+            let mut tf: HashMap<&str, u32> = HashMap::new();
+            for w in words {
+                *tf.entry(w.as_str()).or_default() += 1;
+            }
+            for (w, f) in tf {
+                frequencies.entry(w.to_owned()).or_default().push((id as u32, f, words.len()));
+            }
+        }
+        let postings = frequencies
+            .into_iter()
+            .map(|(term, docs)| {
+                let idf = idf(n, docs.len());
+                let mut list: Vec<Posting> = docs
+                    .into_iter()
+                    .map(|(id, tf, len)| Posting { id, weight: thousandths(idf * saturate(tf, len, average_length)) })
+                    .collect();
+                list.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.id.cmp(&b.id)));
+                (term, list)
+            })
+            .collect();
+        Bm25 { postings, documents: n, average_length }
+    }
+
+    /// Documents containing any of `terms`, by descending summed weight, then ascending
+    /// id; at most `depth` of them. Terms are read in the order given.
+    pub fn search(&self, terms: &[String], depth: usize) -> Vec<(u32, u64)> {
+        let mut totals: HashMap<u32, u64> = HashMap::new();
+        for term in terms {
+            for p in self.postings.get(term).map(Vec::as_slice).unwrap_or_default() {
+                *totals.entry(p.id).or_default() += u64::from(p.weight);
+            }
+        }
+        let mut ranked: Vec<(u32, u64)> = totals.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.truncate(depth);
+        ranked
+    }
+}
+
+/// Robertson–Spärck Jones weight with Lucene's `1 +` so it is never negative.
+fn idf(documents: usize, containing: usize) -> f64 {
+    let (n, df) = (documents as f64, containing as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+fn saturate(tf: u32, length: usize, average_length: f64) -> f64 {
+    let tf = f64::from(tf);
+    let norm = if average_length > 0.0 { length as f64 / average_length } else { 1.0 };
+    tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * norm))
+}
+
+fn thousandths(x: f64) -> u32 {
+    (x * 1000.0).round().clamp(0.0, u32::MAX as f64) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(texts: &[&str]) -> Vec<Vec<String>> {
+        texts.iter().map(|t| t.split(' ').map(str::to_owned).collect()).collect()
+    }
+
+    #[test]
+    fn rare_terms_weigh_more_and_repeats_saturate() {
+        let index = Bm25::build(&docs(&["weather api", "price api", "weather weather weather api", "token api"]));
+        let api = &index.postings["api"];
+        let weather = &index.postings["weather"];
+        // "api" is in every document, "weather" in two: the rarer word weighs more.
+        assert!(weather[0].weight > api[0].weight);
+        // Three repeats beat one, but by less than three times.
+        let w = |id| weather.iter().find(|p| p.id == id).unwrap().weight;
+        assert!(w(2) > w(0) && w(2) < 3 * w(0), "{weather:?}");
+    }
+
+    #[test]
+    fn search_sums_terms_and_breaks_ties_by_id() {
+        let index = Bm25::build(&docs(&["alpha beta", "beta alpha", "alpha", "gamma"]));
+        let hits = index.search(&["alpha".into(), "beta".into()], 10);
+        assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(hits[0].1, hits[1].1);
+        assert_eq!(index.search(&["alpha".into()], 1).len(), 1);
+        assert!(index.search(&["delta".into()], 10).is_empty());
+    }
+}

@@ -1,0 +1,300 @@
+//! Dense retrieval: documents and queries embedded with the word table, searched
+//! through a small inverted-file index (explore §3).
+//!
+//! Everything the browser computes is whole-number arithmetic plus one multiplication
+//! by a published `f64`, so Rust and JavaScript order results identically:
+//! - each word has a whole-number weight (from how many documents contain it; words no
+//!   document contains weigh most), published beside its vector;
+//! - a query vector is the weighted sum of its words' rows (whole numbers);
+//! - a document vector is the weighted sum of the rows of its words, each occurrence
+//!   counted (a word the description repeats matters more), scaled to signed bytes
+//!   (whole numbers), published with `inv_norm = 1 / |d|` computed here;
+//! - similarity is `dot(q, d) * inv_norm` — the cosine times |q|, which is the same for
+//!   every document of one query and so does not change the order.
+//!
+//! The inverted file: the document vectors are clustered by spherical k-means into
+//! about √n lists; a query scores the list centroids the same way, reads the
+//! [`Ivf::nprobe`] best lists (half of them, at most [`MAX_NPROBE`]), and ranks only
+//! their documents.
+
+use std::collections::HashMap;
+
+use super::vectors::{VectorTable, DIMS};
+
+/// A word's weight: `round(10 · ln(1 + (n + 1) / (df + 1)))`, at least 1.
+pub fn word_weight(documents: usize, containing: usize) -> u32 {
+    let x = 10.0 * (1.0 + (documents as f64 + 1.0) / (containing as f64 + 1.0)).ln();
+    (x.round() as u32).max(1)
+}
+
+/// A vector of signed bytes with its published inverse length.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ByteVector {
+    pub values: [i8; DIMS],
+    pub inv_norm: f64,
+}
+
+impl ByteVector {
+    /// Scales a whole-number vector so its largest component is ±127, rounding half away
+    /// from zero, in whole-number arithmetic. `None` for the zero vector.
+    pub fn quantise(x: &[i64; DIMS]) -> Option<ByteVector> {
+        let max = x.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as i128;
+        if max == 0 {
+            return None;
+        }
+        let mut values = [0i8; DIMS];
+        for (out, &v) in values.iter_mut().zip(x) {
+            let magnitude = (254 * (v.unsigned_abs() as i128) + max) / (2 * max);
+            *out = (magnitude as i64 * v.signum()) as i8;
+        }
+        Some(ByteVector::new(values))
+    }
+
+    pub fn new(values: [i8; DIMS]) -> ByteVector {
+        let norm2: i64 = values.iter().map(|&v| i64::from(v) * i64::from(v)).sum();
+        let inv_norm = if norm2 == 0 { 0.0 } else { 1.0 / (norm2 as f64).sqrt() };
+        ByteVector { values, inv_norm }
+    }
+
+    /// `dot(q, self) * inv_norm`: the order-preserving similarity of the module docs.
+    pub fn similarity(&self, q: &[i64; DIMS]) -> f64 {
+        let dot: i64 = q.iter().zip(&self.values).map(|(a, &b)| a * i64::from(b)).sum();
+        dot as f64 * self.inv_norm
+    }
+}
+
+/// The weighted sum of the rows of `words` (a repeated word counts each time), with the
+/// words that have no row. `None` when no word has a row.
+pub fn embed<'w>(
+    words: impl IntoIterator<Item = &'w str>,
+    table: &VectorTable,
+    weight: impl Fn(&str) -> u32,
+) -> (Option<[i64; DIMS]>, Vec<String>) {
+    let mut sum = [0i64; DIMS];
+    let mut any = false;
+    let mut missing = Vec::new();
+    for w in words {
+        match table.get(w) {
+            Some(row) => {
+                let weight = i64::from(weight(w));
+                for (s, &v) in sum.iter_mut().zip(row) {
+                    *s += weight * i64::from(v);
+                }
+                any = true;
+            }
+            None => missing.push(w.to_owned()),
+        }
+    }
+    (any.then_some(sum), missing)
+}
+
+#[derive(Debug, Clone)]
+pub struct Dense {
+    /// Documents containing each word, for the weights.
+    pub document_frequency: HashMap<String, usize>,
+    pub documents: usize,
+    /// By document id; `None` when none of its words has a row.
+    pub vectors: Vec<Option<ByteVector>>,
+    pub ivf: Ivf,
+}
+
+impl Dense {
+    /// Embeds `documents` (word lists; document `i` gets id `i`) and clusters them.
+    pub fn build(documents: &[Vec<String>], table: &VectorTable) -> Dense {
+        let mut document_frequency: HashMap<String, usize> = HashMap::new();
+        let distinct: Vec<Vec<&str>> = documents
+            .iter()
+            .map(|words| {
+                let mut seen: Vec<&str> = words.iter().map(String::as_str).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                seen
+            })
+            .collect();
+        for words in &distinct {
+            for w in words {
+                *document_frequency.entry((*w).to_owned()).or_default() += 1;
+            }
+        }
+        let n = documents.len();
+        let mut dense = Dense { document_frequency, documents: n, vectors: Vec::new(), ivf: Ivf::default() };
+        dense.vectors = documents
+            .iter()
+            .map(|words| {
+                embed(words.iter().map(String::as_str), table, |w| dense.weight(w))
+                    .0
+                    .and_then(|x| ByteVector::quantise(&x))
+            })
+            .collect();
+        dense.ivf = Ivf::build(&dense.vectors);
+        dense
+    }
+
+    pub fn weight(&self, word: &str) -> u32 {
+        word_weight(self.documents, self.document_frequency.get(word).copied().unwrap_or(0))
+    }
+
+    /// The query's vector and its words that have no row.
+    pub fn embed_query(&self, words: &[String], table: &VectorTable) -> (Option<[i64; DIMS]>, Vec<String>) {
+        embed(words.iter().map(String::as_str), table, |w| self.weight(w))
+    }
+
+    /// Documents by descending similarity (ties: ascending id), only those with a
+    /// positive one, at most `depth`; through the inverted file, or over every document
+    /// when `exact` (the reference the evaluation compares the inverted file with).
+    pub fn search(&self, q: &[i64; DIMS], depth: usize, exact: bool) -> Vec<(u32, f64)> {
+        let candidates: Vec<u32> = if exact {
+            (0..self.vectors.len() as u32).collect()
+        } else {
+            self.ivf.probe(q).into_iter().flat_map(|list| self.ivf.lists[list].iter().copied()).collect()
+        };
+        let mut scored: Vec<(u32, f64)> = candidates
+            .into_iter()
+            .filter_map(|id| self.vectors[id as usize].as_ref().map(|v| (id, v.similarity(q))))
+            .filter(|(_, s)| *s > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.truncate(depth);
+        scored
+    }
+}
+
+/// An inverted-file index: centroids and the documents nearest each.
+#[derive(Debug, Clone, Default)]
+pub struct Ivf {
+    pub centroids: Vec<ByteVector>,
+    /// Document ids per centroid, ascending.
+    pub lists: Vec<Vec<u32>>,
+    /// How many lists a query reads.
+    pub nprobe: usize,
+}
+
+/// Most inverted-file lists one query reads.
+pub const MAX_NPROBE: usize = 64;
+
+/// Rounds of k-means; enough for the lists to settle on catalogue-sized sets.
+const KMEANS_ROUNDS: usize = 12;
+
+impl Ivf {
+    pub fn build(vectors: &[Option<ByteVector>]) -> Ivf {
+        let ids: Vec<u32> = (0..vectors.len() as u32).filter(|&i| vectors[i as usize].is_some()).collect();
+        if ids.is_empty() {
+            return Ivf::default();
+        }
+        let k = ((ids.len() as f64).sqrt().ceil() as usize).clamp(1, ids.len());
+        let unit = |id: u32| -> [f64; DIMS] {
+            let v = vectors[id as usize].as_ref().expect("has a vector");
+            let mut out = [0.0; DIMS];
+            for (o, &x) in out.iter_mut().zip(&v.values) {
+                *o = f64::from(x) * v.inv_norm;
+            }
+            out
+        };
+        // Deterministic start: documents spread evenly over the id order.
+        let mut centres: Vec<[f64; DIMS]> = (0..k).map(|c| unit(ids[c * ids.len() / k])).collect();
+        let mut assignment = vec![0usize; ids.len()];
+        for _ in 0..KMEANS_ROUNDS {
+            for (slot, &id) in assignment.iter_mut().zip(&ids) {
+                let u = unit(id);
+                *slot = nearest(&centres, |c| c.iter().zip(&u).map(|(a, b)| a * b).sum());
+            }
+            let mut sums = vec![[0.0f64; DIMS]; k];
+            for (&c, &id) in assignment.iter().zip(&ids) {
+                for (s, x) in sums[c].iter_mut().zip(unit(id)) {
+                    *s += x;
+                }
+            }
+            for (centre, sum) in centres.iter_mut().zip(sums) {
+                let norm = sum.iter().map(|x| x * x).sum::<f64>().sqrt();
+                if norm > 0.0 {
+                    for (c, s) in centre.iter_mut().zip(sum) {
+                        *c = s / norm;
+                    }
+                }
+            }
+        }
+        // Publish centroids as bytes and assign every document by the published ones,
+        // with the same similarity a query uses.
+        let centroids: Vec<ByteVector> = centres
+            .iter()
+            .map(|c| {
+                let mut scaled = [0i64; DIMS];
+                for (s, x) in scaled.iter_mut().zip(c) {
+                    *s = (x * 1_000_000.0).round() as i64;
+                }
+                ByteVector::quantise(&scaled).unwrap_or_else(|| ByteVector::new([0; DIMS]))
+            })
+            .collect();
+        let mut lists = vec![Vec::new(); k];
+        for &id in &ids {
+            let v = vectors[id as usize].as_ref().expect("has a vector");
+            let mut as_wide = [0i64; DIMS];
+            for (w, &x) in as_wide.iter_mut().zip(&v.values) {
+                *w = i64::from(x);
+            }
+            lists[nearest(&centroids, |c| c.similarity(&as_wide))].push(id);
+        }
+        Ivf { nprobe: k.div_ceil(2).min(MAX_NPROBE), centroids, lists }
+    }
+
+    /// The `nprobe` lists whose centroids are most similar to `q` (ties: lower index).
+    pub fn probe(&self, q: &[i64; DIMS]) -> Vec<usize> {
+        let mut scored: Vec<(usize, f64)> =
+            self.centroids.iter().enumerate().map(|(i, c)| (i, c.similarity(q))).collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.into_iter().take(self.nprobe).map(|(i, _)| i).collect()
+    }
+}
+
+/// The index of the item with the greatest `score` (the first on a tie).
+fn nearest<T>(items: &[T], score: impl Fn(&T) -> f64) -> usize {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, item) in items.iter().enumerate() {
+        let s = score(item);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantising_rounds_half_away_from_zero_in_whole_numbers() {
+        let mut x = [0i64; DIMS];
+        x[0] = 254;
+        x[1] = -127;
+        x[2] = 1; // 127 * 1 / 254 = 0.5 -> 1
+        x[3] = -3; // -1.5 -> -2
+        let v = ByteVector::quantise(&x).unwrap();
+        assert_eq!(&v.values[..4], &[127, -64, 1, -2]);
+        assert!(ByteVector::quantise(&[0; DIMS]).is_none());
+    }
+
+    #[test]
+    fn rarer_words_weigh_more() {
+        assert!(word_weight(1000, 0) > word_weight(1000, 10));
+        assert!(word_weight(1000, 10) > word_weight(1000, 900));
+        assert!(word_weight(1000, 1000) >= 1);
+    }
+
+    #[test]
+    fn similarity_orders_by_cosine() {
+        let mut a = [0i8; DIMS];
+        a[0] = 100;
+        let mut b = [0i8; DIMS];
+        b[0] = 50;
+        b[1] = 50;
+        let (a, b) = (ByteVector::new(a), ByteVector::new(b));
+        let mut q = [0i64; DIMS];
+        q[0] = 7;
+        assert!(a.similarity(&q) > b.similarity(&q));
+        // Length of the document does not matter, only direction.
+        let mut a2 = [0i8; DIMS];
+        a2[0] = 3;
+        assert_eq!(ByteVector::new(a2).similarity(&q), a.similarity(&q));
+    }
+}

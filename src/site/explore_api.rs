@@ -1,0 +1,159 @@
+//! The explore API of one snapshot (docs/static-api.md, "Explore"): what the composer's
+//! explore mode reads to rank exactly as `x402dir explore` does.
+//!
+//! - `api/explore/manifest.json`: versions, constants, and where everything is;
+//! - `api/explore/terms/{bucket}.json`: BM25 postings, `term -> [id, weight, …]`;
+//! - `api/explore/words/{bucket}.json`: `word -> [weight, base64 vector]` for every word
+//!   of the vector table (a query's words need only their own buckets);
+//! - `api/explore/ivf/centroids.json` and `api/explore/ivf/{list}.json`: the inverted
+//!   file, vectors with their published `inv_norm`;
+//! - `api/explore/facts/{block}.json`: the re-rank's competition ranks, by id block.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::shards::fnv1a32;
+use crate::explore::answer::{explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_EMPTY};
+use crate::explore::dense::ByteVector;
+use crate::explore::fuse::{PRIOR_WEIGHT, RRF_K};
+use crate::explore::vectors::{VectorTable, DIMS, PROVENANCE};
+use crate::explore::words::stopwords;
+use crate::explore::{Explore, LIST_DEPTH};
+use crate::method::answer::method_ref;
+use crate::method::index::Index;
+use crate::method::Method;
+
+/// Ids per facts file.
+pub const FACTS_BLOCK: usize = 1024;
+/// Aim for about this many bytes per term or word shard.
+const TARGET_SHARD_BYTES: usize = 16 * 1024;
+
+/// Standard base64 with padding: what `atob` reads.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn vector_text(v: &[i8; DIMS]) -> String {
+    base64(&v.map(|x| x as u8))
+}
+
+fn byte_vector(v: &ByteVector) -> Vec<Value> {
+    vec![json!(v.inv_norm), json!(vector_text(&v.values))]
+}
+
+fn buckets_for(bytes: usize) -> usize {
+    (bytes / TARGET_SHARD_BYTES).max(1).next_power_of_two()
+}
+
+fn to_bytes(v: &impl serde::Serialize) -> Vec<u8> {
+    serde_json::to_vec(v).expect("API values serialise")
+}
+
+/// The vector table's checksum as its provenance records it.
+fn table_sha256() -> Value {
+    serde_json::from_str::<Value>(PROVENANCE)
+        .ok()
+        .and_then(|p| p.pointer("/files_sha256/vectors.i8").cloned())
+        .unwrap_or(Value::Null)
+}
+
+pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &VectorTable) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+
+    let term_bytes: usize = explore.bm25.postings.iter().map(|(t, p)| t.len() + 8 + p.len() * 10).sum();
+    let term_buckets = buckets_for(term_bytes);
+    let mut shards: Vec<BTreeMap<&str, Vec<u32>>> = vec![BTreeMap::new(); term_buckets];
+    for (term, postings) in &explore.bm25.postings {
+        let flat = postings.iter().flat_map(|p| [p.id, p.weight]).collect();
+        shards[fnv1a32(term) as usize % term_buckets].insert(term, flat);
+    }
+    for (b, shard) in shards.iter().enumerate() {
+        files.push((format!("api/explore/terms/{b}.json"), to_bytes(shard)));
+    }
+
+    let word_buckets = buckets_for(table.len() * (DIMS * 4 / 3 + 24));
+    let mut shards: Vec<BTreeMap<&str, Value>> = vec![BTreeMap::new(); word_buckets];
+    for (word, row) in table.words() {
+        shards[fnv1a32(word) as usize % word_buckets]
+            .insert(word, json!([explore.dense.weight(word), vector_text(row)]));
+    }
+    for (b, shard) in shards.iter().enumerate() {
+        files.push((format!("api/explore/words/{b}.json"), to_bytes(shard)));
+    }
+
+    let ivf = &explore.dense.ivf;
+    let centroids: Vec<Vec<Value>> = ivf.centroids.iter().map(byte_vector).collect();
+    files.push(("api/explore/ivf/centroids.json".into(), to_bytes(&centroids)));
+    for (l, ids) in ivf.lists.iter().enumerate() {
+        let list: Vec<Value> = ids
+            .iter()
+            .map(|&id| {
+                let v = explore.dense.vectors[id as usize].as_ref().expect("listed documents have vectors");
+                json!([id, v.inv_norm, vector_text(&v.values)])
+            })
+            .collect();
+        files.push((format!("api/explore/ivf/{l}.json"), to_bytes(&list)));
+    }
+
+    for (b, block) in explore.facts.chunks(FACTS_BLOCK).enumerate() {
+        let rows: Vec<[Option<u32>; 3]> = block.iter().map(|f| [f.payers, f.recency, f.price]).collect();
+        files.push((format!("api/explore/facts/{b}.json"), to_bytes(&rows)));
+    }
+
+    let manifest = json!({
+        "explore": explore_ref(method),
+        "method": method_ref(method),
+        "not_the_method_answer": NOT_THE_METHOD_ANSWER,
+        "snapshot": index.header.date,
+        "documents": index.entries.len(),
+        "stopwords": stopwords(),
+        "list_depth": LIST_DEPTH,
+        "rrf_k": RRF_K,
+        "prior_weight": PRIOR_WEIGHT,
+        "rule": {"template": rule_template(), "empty": RULE_EMPTY, "words_joined_by": ", "},
+        "terms": {"hash": "fnv1a32", "buckets": term_buckets, "path": "explore/terms/{bucket}.json"},
+        "words": {
+            "hash": "fnv1a32",
+            "buckets": word_buckets,
+            "path": "explore/words/{bucket}.json",
+            "dims": DIMS,
+            "table_sha256": table_sha256(),
+        },
+        "ivf": {
+            "lists": ivf.lists.len(),
+            "nprobe": ivf.nprobe,
+            "centroids": "explore/ivf/centroids.json",
+            "path": "explore/ivf/{list}.json",
+        },
+        "facts": {"block": FACTS_BLOCK, "path": "explore/facts/{block}.json", "columns": ["payers", "recency", "price"]},
+        "records": {"path": "records/{id}.json"},
+    });
+    files.push(("api/explore/manifest.json".into(), to_bytes(&manifest)));
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        for (input, out) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy")] {
+            assert_eq!(base64(input.as_bytes()), out);
+        }
+        assert_eq!(base64(&[0xff, 0x80, 0x01]), "/4AB");
+    }
+}

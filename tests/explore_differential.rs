@@ -1,0 +1,198 @@
+//! Explore in the browser (static/explore.js under Node) and `x402dir explore` must give
+//! identical envelopes — same candidates, same ranks in every list, same order, same
+//! rule text — for the golden queries and for generated ones, over every embedded
+//! snapshot and over a snapshot with synthetic counters (the real December dumps have
+//! none), so that the payers and recency nudges are exercised too.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use common::{repo_root, temp_dir, REAL_DATES};
+use serde_json::{json, Value};
+use x402dir::catalogue::snapshot::Snapshot;
+use x402dir::explore::answer::explore;
+use x402dir::explore::eval::GoldenSet;
+use x402dir::explore::vectors::VectorTable;
+use x402dir::explore::Explore;
+use x402dir::method::index::Index;
+use x402dir::method::query::Filters;
+use x402dir::method::Method;
+use x402dir::site;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// English words a need might be phrased in that are unlikely to be in listings.
+const PLAIN: &[&str] = &[
+    "outdoors",
+    "tomorrow",
+    "picture",
+    "laugh",
+    "feel",
+    "cheap",
+    "fast",
+    "money",
+    "inbox",
+    "song",
+    "map",
+    "nearby",
+    "doctor",
+    "recipe",
+    "translate",
+    "summarise",
+    "legit",
+    "safe",
+    "ocean",
+    "xyzzyq",
+    "天气",
+    "Straße",
+];
+
+fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
+    let mut out = vec![json!({"text": "", "limit": null}), json!({"text": "a b", "limit": null})];
+    out.push(json!({"text": "weather", "limit": "0"}));
+    out.push(json!({"text": "weather", "limit": "51"}));
+    while out.len() < n {
+        let words = 1 + rng.below(6);
+        let mut parts = Vec::new();
+        for _ in 0..words {
+            let w = if rng.below(4) == 0 {
+                PLAIN[rng.below(PLAIN.len())].to_owned()
+            } else {
+                vocabulary[rng.below(vocabulary.len())].clone()
+            };
+            parts.push(if rng.below(5) == 0 { w.to_uppercase() } else { w });
+        }
+        let limit = match rng.below(5) {
+            0 => json!("50"),
+            1 => json!("3"),
+            _ => Value::Null,
+        };
+        out.push(json!({"text": parts.join(if rng.below(3) == 0 { ", " } else { " " }), "limit": limit}));
+    }
+    out
+}
+
+/// The real 2025-12-31 items with synthetic counters (payers, calls, last call),
+/// derived from each URL so the file is the same on every run.
+fn with_synthetic_counters(dir: &Path) -> std::path::PathBuf {
+    let mut snap = Snapshot::read(&repo_root().join("content/snapshots/2025-12-31.json")).unwrap();
+    snap.header.date = "2026-01-07".into();
+    snap.header.notes.push("synthetic counters for tests: derived from each URL, not observed".into());
+    for item in &mut snap.items {
+        let url = item["resource"].as_str().unwrap_or("").to_owned();
+        let h = x402dir::site::shards::fnv1a32(&url) as u64;
+        if h % 5 != 0 {
+            item["quality"] = json!({
+                "l30DaysUniquePayers": h % 40,
+                "l30DaysTotalCalls": (h % 40) * (1 + h % 7),
+                "lastCalledAt": format!("2026-01-{:02}T12:00:00Z", 1 + h % 7),
+            });
+        }
+    }
+    let path = dir.join("2026-01-07.json");
+    fs::write(&path, snap.to_bytes()).unwrap();
+    path
+}
+
+fn run_node(api: &Path, queries: &[Value], scratch: &Path) -> Vec<Value> {
+    let file = scratch.join("explore-queries.json");
+    fs::write(&file, serde_json::to_vec(queries).unwrap()).unwrap();
+    let node = Command::new("node")
+        .arg(repo_root().join("tests/js/run_explore.mjs"))
+        .arg(api)
+        .arg(&file)
+        .output()
+        .expect("node runs (Node 20 is on every machine of this project)");
+    assert!(node.status.success(), "explore.js failed: {}", String::from_utf8_lossy(&node.stderr));
+    serde_json::from_slice(&node.stdout).expect("explore.js prints a JSON array")
+}
+
+fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &Path) -> (usize, usize) {
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(index, table);
+    let answers = run_node(api, queries, scratch);
+    assert_eq!(answers.len(), queries.len());
+    let (mut nonempty, mut nudged) = (0, 0);
+    for (q, js) in queries.iter().zip(&answers) {
+        let rust = match Filters::parse(None, None, q["limit"].as_str()) {
+            Ok(f) => {
+                serde_json::to_value(explore(&ex, index, &method, table, q["text"].as_str().unwrap(), f.limit)).unwrap()
+            }
+            Err(_) => json!({"error": {"code": "INVALID_FILTER"}}),
+        };
+        assert_eq!(js, &rust, "{date}: query {q} differs\n composer: {js:.2000}\n rust: {rust:.2000}");
+        if let Some(rows) = rust["data"].as_array().filter(|d| !d.is_empty()) {
+            nonempty += 1;
+            // A row placed ahead of a row with a better fused rank: the nudge acted.
+            let fused: Vec<u64> = rows.iter().map(|r| r["ranks"]["fused"].as_u64().unwrap()).collect();
+            if fused.windows(2).any(|w| w[0] > w[1]) {
+                nudged += 1;
+            }
+        }
+    }
+    (nonempty, nudged)
+}
+
+#[test]
+fn explore_js_and_rust_agree() {
+    let scratch = temp_dir("explore-differential");
+    let out = scratch.join("public");
+    let method = Method::embedded();
+    let mut paths: Vec<_> =
+        REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
+    let synthetic_dir = scratch.join("synthetic");
+    fs::create_dir_all(&synthetic_dir).unwrap();
+    paths.push(with_synthetic_counters(&synthetic_dir));
+    site::build(&paths, &out, &method).unwrap();
+    let indexes = site::indexes_with_history(&paths, &method).unwrap();
+    let golden: Vec<Value> =
+        GoldenSet::embedded().unwrap().queries.iter().map(|q| json!({"text": q.query, "limit": null})).collect();
+    let mut total_nonempty = 0;
+    for (n, (path, index)) in paths.iter().zip(&indexes).enumerate() {
+        let date = index.header.date.clone();
+        let ex = Explore::build(index, VectorTable::embedded());
+        let vocabulary: Vec<String> =
+            ex.bm25.postings.iter().filter(|(_, p)| p.len() >= 2).map(|(t, _)| t.clone()).collect();
+        let mut rng = Rng(0x51ED_2701_A5A5_0001 ^ (n as u64 + 1));
+        let mut queries = golden.clone();
+        queries.extend(generate(&mut rng, &vocabulary, 160));
+        let (nonempty, nudged) = compare(&date, index, &out.join(&date).join("api"), &queries, &scratch);
+        total_nonempty += nonempty;
+        if path.starts_with(&synthetic_dir) {
+            assert!(nudged >= 10, "{date}: the priors reordered only {nudged} answers");
+        }
+    }
+    assert!(total_nonempty >= 600, "only {total_nonempty} answers had rows");
+}
+
+#[test]
+fn explore_js_reports_a_missing_or_foreign_index_as_unavailable() {
+    let scratch = temp_dir("explore-unavailable");
+    let out = scratch.join("public");
+    site::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &Method::embedded()).unwrap();
+    let api = out.join("2026-08-20/api");
+    let q = [json!({"text": "token balance", "limit": null})];
+    assert!(run_node(&api, &q, &scratch)[0]["data"].as_array().is_some_and(|d| !d.is_empty()));
+    let manifest = api.join("explore/manifest.json");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(&manifest, text.replacen("\"version\":\"1.0.0\"", "\"version\":\"9.0.0\"", 1)).unwrap();
+    assert_eq!(run_node(&api, &q, &scratch)[0]["error"]["code"], "SOURCE_UNAVAILABLE");
+    fs::remove_file(&manifest).unwrap();
+    assert_eq!(run_node(&api, &q, &scratch)[0]["error"]["code"], "SOURCE_UNAVAILABLE");
+}

@@ -1,0 +1,61 @@
+// Runs the explore composer (static/explore.js, under Node) over a built API folder,
+// for the Rust differential test (tests/explore_differential.rs).
+//
+//   node tests/js/run_explore.mjs <api_dir> <queries.json>
+//
+// queries.json: [{"text": str, "limit": str|null}, …]. Prints one JSON array: per query
+// the explore envelope, or {"error": {"code": …}}. Exits non-zero on anything else.
+
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+import { explore } from "../../static/explore.js";
+
+function folderSource(apiDir) {
+  const cache = new Map();
+  const load = async (rel) => {
+    try {
+      return JSON.parse(await readFile(path.join(apiDir, rel), "utf8"));
+    } catch (e) {
+      if (e.code === "ENOENT") return null;
+      throw e;
+    }
+  };
+  return {
+    fetchJson(rel) {
+      if (!cache.has(rel)) cache.set(rel, load(rel));
+      return cache.get(rel);
+    },
+  };
+}
+
+async function main([apiDir, queriesFile]) {
+  if (!apiDir || !queriesFile) {
+    process.stderr.write("usage: node tests/js/run_explore.mjs <api_dir> <queries.json>\n");
+    return 2;
+  }
+  const queries = JSON.parse(await readFile(queriesFile, "utf8"));
+  const source = folderSource(apiDir);
+  const results = [];
+  for (const { text, limit } of queries) {
+    try {
+      const answer = await explore(source, text, { limit });
+      results.push(answer.error ? { error: { code: answer.error.code } } : answer);
+    } catch (e) {
+      if (e.code !== "INVALID_FILTER") throw e;
+      results.push({ error: { code: e.code } });
+    }
+  }
+  process.stdout.write(JSON.stringify(results) + "\n");
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (e) => {
+    process.stderr.write(`${e.stack ?? e}\n`);
+    process.exitCode = 1;
+  },
+);
