@@ -1,0 +1,212 @@
+//! Explore (SPEC §5) over the real snapshots: paraphrases work, explore stays apart
+//! from the method's answer, the golden set is well formed, and the evaluation's
+//! baseline check catches a regression.
+
+mod common;
+
+use std::collections::{BTreeMap, HashSet};
+use std::process::Command;
+
+use common::{repo_root, temp_dir};
+use serde_json::Value;
+use x402dir::explore::answer::explore;
+use x402dir::explore::eval::{self, Baseline, GoldenSet};
+use x402dir::explore::vectors::VectorTable;
+use x402dir::explore::words::is_stopword;
+use x402dir::explore::Explore;
+use x402dir::method::answer::answer;
+use x402dir::method::index::Index;
+use x402dir::method::query::Filters;
+use x402dir::method::Method;
+use x402dir::site;
+
+/// The 2025-12-31 index, judged with its history as the build judges it.
+fn december() -> Index {
+    let paths: Vec<_> =
+        ["2025-12-18", "2025-12-31"].iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
+    site::indexes_with_history(&paths, &Method::embedded()).unwrap().remove(1)
+}
+
+fn mentions(row: &Value, word: &str) -> bool {
+    let text = format!("{} {}", row["resource"], row["description"]).to_lowercase();
+    text.contains(word)
+}
+
+#[test]
+fn a_paraphrase_finds_what_the_method_cannot() {
+    let index = december();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    for (need, word) in [("current conditions outdoors", "weather"), ("prediction of election outcomes", "market")] {
+        // The method's rule: every word as a whole word. Nothing says all three.
+        let strict = answer(&index, &method, need, &Filters::default());
+        let e = serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+        let rows = e["data"].as_array().unwrap();
+        let hits = rows.iter().take(5).filter(|r| mentions(r, word)).count();
+        assert!(hits >= 3, "{need}: only {hits} of the first five mention {word}: {rows:#?}");
+        if need.starts_with("current") {
+            assert_eq!(strict.meta.total_matched, 0, "the method matched {need}");
+            // And the dense list carried it: the first result is in the dense list's top three.
+            assert!(rows[0]["ranks"]["dense"].as_u64().is_some_and(|r| r <= 3), "{:?}", rows[0]["ranks"]);
+        }
+    }
+}
+
+#[test]
+fn explore_and_the_method_answer_stay_apart() {
+    let index = december();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    let e = serde_json::to_value(explore(&ex, &index, &method, table, "weather", 10)).unwrap();
+    let m = serde_json::to_value(answer(&index, &method, "weather", &Filters::default())).unwrap();
+    assert_eq!(e["meta"]["explore"]["version"], x402dir::explore::EXPLORE_VERSION);
+    assert!(e["meta"]["explore"]["url"].as_str().unwrap().ends_with("/explore/1.0.0/"));
+    assert!(e["meta"]["not_the_method_answer"].as_str().unwrap().contains("not the directory's answer"));
+    assert!(m["meta"].get("explore").is_none());
+    for row in m["data"].as_array().unwrap() {
+        assert!(row.get("ranks").is_none() && row.get("match_score").is_some());
+    }
+    for (i, row) in e["data"].as_array().unwrap().iter().enumerate() {
+        assert!(row.get("match_score").is_none());
+        assert_eq!(row["position"], i + 1);
+        // Every list's rank is published; the fused value itself is not.
+        for list in ["bm25", "dense", "fused", "payers", "recency", "price"] {
+            assert!(row["ranks"].get(list).is_some(), "{list}");
+        }
+        assert!(row.as_object().unwrap().keys().all(|k| !k.contains("score") && !k.contains("value")));
+    }
+}
+
+#[test]
+fn ranks_are_the_positions_in_each_list() {
+    let index = december();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    let r = ex.retrieve("token price chart", table, false);
+    assert!(!r.bm25.is_empty() && !r.dense.is_empty());
+    let mut fused_seen = HashSet::new();
+    for f in &r.fused {
+        let at = |list: &[u32]| list.iter().position(|&i| i == f.id).map(|p| p as u32 + 1);
+        assert_eq!(f.ranks.bm25, at(&r.bm25));
+        assert_eq!(f.ranks.dense, at(&r.dense));
+        assert!(f.ranks.bm25.is_some() || f.ranks.dense.is_some());
+        assert!(fused_seen.insert(f.ranks.fused));
+    }
+    // Fused ranks are 1..=n, each once.
+    assert_eq!(fused_seen, (1..=r.fused.len() as u32).collect::<HashSet<u32>>());
+    // December has prices but no counters: only the price list can be non-empty.
+    assert!(r.fused.iter().all(|f| f.ranks.payers.is_none() && f.ranks.recency.is_none()));
+    assert!(r.fused.iter().any(|f| f.ranks.price.is_some()));
+}
+
+#[test]
+fn stopwords_and_withheld_text_never_reach_the_explore_index() {
+    let index = december();
+    let ex = Explore::build(&index, VectorTable::embedded());
+    assert!(ex.bm25.postings.keys().all(|t| !is_stopword(t)));
+    // 40 of December's withheld descriptions are Heurist's "MANDATORY ..." text.
+    assert!(index.entries.iter().filter(|e| e.withheld.is_some()).count() >= 40);
+    assert!(!ex.bm25.postings.contains_key("mandatory"), "withheld words leaked into explore");
+    let empty = ex.retrieve("the of and", VectorTable::embedded(), false);
+    assert!(empty.fused.is_empty() && empty.words.words.is_empty());
+    assert_eq!(empty.words.dropped_stopwords, ["the", "of", "and"]);
+}
+
+#[test]
+fn the_golden_set_is_well_formed() {
+    let golden = GoldenSet::embedded().unwrap();
+    let index = december();
+    let urls: HashSet<&str> = index.entries.iter().map(|e| e.resource.url.as_str()).collect();
+    assert!(golden.queries.len() >= 80, "{}", golden.queries.len());
+    let mut classes: BTreeMap<&str, usize> = BTreeMap::new();
+    for q in &golden.queries {
+        *classes.entry(q.class.as_str()).or_default() += 1;
+        assert!((1..=40).contains(&q.relevant.len()), "{}: {} labels", q.id, q.relevant.len());
+        assert!(q.relevant.values().any(|&g| g == 2) || q.relevant.len() <= 3, "{}: nothing answers it", q.id);
+        for url in q.relevant.keys() {
+            assert!(urls.contains(url.as_str()), "{}: {url} is not ranked", q.id);
+        }
+        assert!(!q.note.is_empty(), "{}: the labeller's note says what counts", q.id);
+    }
+    assert_eq!(classes.keys().copied().collect::<Vec<_>>(), ["api-name", "exact-term", "format", "paraphrase"]);
+    assert!(classes.values().all(|&n| n >= 15), "{classes:?}");
+    assert!(golden.queries.iter().any(|q| q.query == "current conditions outdoors"));
+    // A label in both lists would be ambiguous: the file format cannot express it, and
+    // the loader rejects a file that tries (answers win, so check the raw file).
+    let raw: Value = serde_json::from_str(eval::GOLDEN).unwrap();
+    for q in raw["queries"].as_array().unwrap() {
+        let answers: HashSet<&str> = q["answers"].as_array().unwrap().iter().map(|u| u.as_str().unwrap()).collect();
+        assert!(q["partly_answers"].as_array().unwrap().iter().all(|u| !answers.contains(u.as_str().unwrap())));
+    }
+}
+
+#[test]
+fn paraphrases_are_out_of_reach_of_the_strict_rule_and_the_baseline_holds() {
+    let golden = GoldenSet::embedded().unwrap();
+    let index = december();
+    let e = eval::evaluate(&golden, &index, &Method::embedded(), VectorTable::embedded()).unwrap();
+    // The paraphrase class is what the labels say it is: no word-for-word answer.
+    assert_eq!(e.table["method"]["paraphrase"].ndcg10, 0);
+    // Explore is what makes them findable at all.
+    assert!(e.table["explore"]["paraphrase"].ndcg10 > 100, "{:?}", e.table["explore"]["paraphrase"]);
+    assert!(e.table["dense"]["paraphrase"].ndcg10 > e.table["bm25"]["paraphrase"].ndcg10);
+    // The committed baseline holds, and a baseline one thousandth higher anywhere fails.
+    let baseline = Baseline::embedded().unwrap();
+    assert_eq!(baseline.regressions(&e), Vec::<String>::new());
+    let mut raised = baseline.clone();
+    raised.table.get_mut("fused").unwrap().get_mut("format").unwrap().ndcg10 += 1;
+    let found = raised.regressions(&e);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("fused/format: NDCG@10"), "{found:?}");
+}
+
+fn x402dir(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_x402dir")).args(args).current_dir(repo_root()).output().unwrap()
+}
+
+#[test]
+fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
+    let o = x402dir(&[
+        "explore",
+        "--json",
+        "--snapshot",
+        "content/snapshots/2025-12-31.json",
+        "turn",
+        "words",
+        "into",
+        "speech",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["meta"]["query"]["words"], serde_json::json!(["turn", "words", "speech"]));
+    assert_eq!(v["meta"]["query"]["dropped_stopwords"], serde_json::json!(["into"]));
+    assert_eq!(v["meta"]["returned"], 10);
+    // A bad limit is a filter error (exit 2), never clamped.
+    let o = x402dir(&["explore", "--limit", "0", "weather"]);
+    assert_eq!(o.status.code(), Some(2));
+    // No snapshot: SOURCE_UNAVAILABLE (exit 3), not an empty list.
+    let empty = temp_dir("explore-cli-empty");
+    let o = x402dir(&["explore", "--json", "--snapshots-dir", empty.to_str().unwrap(), "weather"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "SOURCE_UNAVAILABLE");
+
+    let o = x402dir(&["eval", "--check"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("paraphrase") && text.contains("NDCG@10") && text.contains("explore"), "{text}");
+    // A baseline above today's figures: exit 1, naming what fell.
+    let mut raised: Value = serde_json::from_str(eval::BASELINE).unwrap();
+    raised["table"]["bm25"]["all"]["recall10"] = serde_json::json!(1000);
+    let file = temp_dir("explore-cli-baseline").join("baseline.json");
+    std::fs::write(&file, raised.to_string()).unwrap();
+    let o = x402dir(&["eval", "--check", "--baseline", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bm25/all: recall@10"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
