@@ -7,7 +7,7 @@ use crate::integrity::Correction;
 use askama::Template;
 
 use crate::catalogue::model::Drop;
-use crate::explore::eval::{fixed, Evaluation, RANKINGS};
+use crate::explore::eval::{self, fixed, Evaluation, RANKINGS};
 use crate::explore::vectors::PROVENANCE;
 use crate::explore::EXPLORE_VERSION;
 use crate::method::assets::Decimal;
@@ -514,6 +514,11 @@ pub struct EvalRow {
     pub cells: Vec<String>,
 }
 
+pub struct EvalTable {
+    pub caption: String,
+    pub rows: Vec<EvalRow>,
+}
+
 pub struct EvalQuery {
     pub id: String,
     pub class: String,
@@ -528,7 +533,7 @@ pub struct EvaluationPage<'a> {
     pub queries: usize,
     pub explore_version: &'static str,
     pub headers: Vec<String>,
-    pub rows: Vec<EvalRow>,
+    pub tables: Vec<EvalTable>,
     pub rankings: Vec<&'static str>,
     pub per_query: Vec<EvalQuery>,
     pub nprobe: usize,
@@ -548,14 +553,21 @@ pub fn evaluation_page<'a>(c: &'a Chrome, e: &Evaluation, nprobe: usize, lists: 
             format!("{class} ({n})")
         })
         .collect();
-    let rows = RANKINGS
-        .iter()
-        .filter_map(|r| e.table.get(*r).map(|t| (r, t)))
-        .map(|(r, t)| EvalRow {
-            name: (*r).to_owned(),
-            cells: e.classes.iter().map(|c| format!("{} / {}", fixed(t[c].ndcg10), fixed(t[c].recall10))).collect(),
-        })
-        .collect();
+    let table = |caption: &str, pick: fn(&eval::Figures) -> u32| EvalTable {
+        caption: caption.to_owned(),
+        rows: RANKINGS
+            .iter()
+            .filter_map(|r| e.table.get(*r).map(|t| (r, t)))
+            .map(|(r, t)| EvalRow {
+                name: (*r).to_owned(),
+                cells: e.classes.iter().map(|c| fixed(pick(&t[c]))).collect(),
+            })
+            .collect(),
+    };
+    let tables = vec![
+        table("NDCG@10 by ranking and query class (queries per class in brackets)", |f| f.ndcg10),
+        table("Recall@10 by ranking and query class", |f| f.recall10),
+    ];
     let per_query = e
         .per_query
         .iter()
@@ -571,7 +583,7 @@ pub fn evaluation_page<'a>(c: &'a Chrome, e: &Evaluation, nprobe: usize, lists: 
         queries: e.queries,
         explore_version: e.explore_version,
         headers,
-        rows,
+        tables,
         rankings: RANKINGS.to_vec(),
         per_query,
         nprobe,

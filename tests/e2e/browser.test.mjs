@@ -166,3 +166,47 @@ test("latest/ serves the newest snapshot", async () => {
   assert.match(await page.textContent(".limits .snapshot"), /2026-08-20/);
   await page.close();
 });
+
+function cliExplore(...args) {
+  return JSON.parse(execFileSync(bin, ["explore", "--json", "--snapshot", join(repo, "content", "snapshots", `${DATE}.json`), ...args], { cwd: repo }));
+}
+
+async function explore(page, fields) {
+  for (const [name, value] of Object.entries(fields)) await page.fill(`#${name}`, value);
+  await page.click("form#explore button");
+  await page.waitForSelector("#results[data-state]:not([aria-busy])");
+  return page.getAttribute("#results", "data-state");
+}
+
+test("explore ranks a paraphrase as the Rust CLI does, with every list's rank shown", async () => {
+  const { page, problems } = await open(`/${DATE}/explore/`);
+  assert.match(await page.textContent(".not-method"), /not the directory's answer/);
+  assert.equal(await explore(page, { q: "current conditions outdoors", limit: "12" }), "results");
+  const expected = cliExplore("--limit", "12", "current", "conditions", "outdoors");
+  const rows = await page.$$eval("#results table.explore tbody tr", (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+  assert.equal(rows.length, 12);
+  const links = await page.$$eval("#results table.explore tbody tr td.resource > a", (as) => as.map((a) => a.textContent));
+  assert.deepEqual(links, expected.data.map((r) => r.resource));
+  // BM25, dense and fused ranks as the CLI states them ("—" where a list did not place it).
+  const shown = rows.map((cells) => cells.slice(2, 5));
+  const want = expected.data.map((r) => [r.ranks.bm25, r.ranks.dense, r.ranks.fused].map((x) => (x === null ? "—" : String(x))));
+  assert.deepEqual(shown, want);
+  assert.ok(expected.data.slice(0, 3).some((r) => /weather/i.test(r.resource + r.description)));
+  // The search state survives a reload: the URL carries the words.
+  assert.match(page.url(), /\?q=current\+conditions\+outdoors&limit=12$/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the evaluation page and the explore method page are published", async () => {
+  const { page, problems } = await open(`/${DATE}/explore/evaluation/`);
+  const table = await page.$$eval("table.eval tbody tr th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(table.slice(0, 6), ["method", "bm25", "dense", "dense_exact", "fused", "explore"]);
+  const method = await open("/explore/1.0.0/");
+  assert.match(await method.page.textContent("h1"), /Explore, version 1\.0\.0/);
+  assert.match(await method.page.textContent("#vector-table + table"), /all-MiniLM-L6-v2/);
+  assert.deepEqual([...problems, ...method.problems], []);
+  await page.close();
+  await method.page.close();
+});
