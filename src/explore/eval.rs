@@ -155,6 +155,17 @@ fn thousandths(x: f64) -> u32 {
 
 /// Runs every golden query through every ranking over `index`.
 pub fn evaluate(set: &GoldenSet, index: &Index, method: &Method, table: &VectorTable) -> Result<Evaluation, Error> {
+    evaluate_with(set, index, method, table, &Explore::build(index, table))
+}
+
+/// As [`evaluate`], with the explore index already built (the site build has one).
+pub fn evaluate_with(
+    set: &GoldenSet,
+    index: &Index,
+    method: &Method,
+    table: &VectorTable,
+    explore: &Explore,
+) -> Result<Evaluation, Error> {
     if set.snapshot != index.header.date {
         return Err(Error::Refused(format!(
             "the golden set is labelled on snapshot {}, not {}",
@@ -168,7 +179,6 @@ pub fn evaluate(set: &GoldenSet, index: &Index, method: &Method, table: &VectorT
             return Err(Error::content(GOLDEN_PATH, 0, &format!("{}: {url} is not in the ranked index", q.id)));
         }
     }
-    let explore = Explore::build(index, table);
     let url = |id: u32| index.entries[id as usize].resource.url.as_str();
     let limit = Filters { limit: CUTOFF, ..Filters::default() };
     let mut sums: BTreeMap<(&str, String), (f64, f64, usize)> = BTreeMap::new();

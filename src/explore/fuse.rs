@@ -10,7 +10,7 @@ use serde::Serialize;
 /// The `k` of reciprocal rank fusion: a result at rank r contributes 1 / (k + r).
 /// Smaller than the customary 60 because the lists here are short (at most 100) and
 /// mostly decided in their first ten; content/explore.md records the comparison.
-pub const RRF_K: f64 = 20.0;
+pub const RRF_K: f64 = 10.0;
 /// How much the three prior lists (payers, recency, price) count against the two
 /// retrievers: an eighth. A power of two, so it multiplies exactly.
 pub const PRIOR_WEIGHT: f64 = 0.125;

@@ -275,7 +275,11 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
     let explore = Explore::build(index, table);
     // The golden set is labelled on one snapshot: its folder carries the evaluation.
     let golden = GoldenSet::embedded()?;
-    let evaluation = if golden.snapshot == *date { Some(eval::evaluate(&golden, index, method, table)?) } else { None };
+    let evaluation = if golden.snapshot == *date {
+        Some(eval::evaluate_with(&golden, index, method, table, &explore)?)
+    } else {
+        None
+    };
     let api = format!("/{date}/api/");
     let search_action = format!("/{date}/search/");
     let rows_of = |ids: &[usize]| -> Vec<pages::TableRow> {
@@ -401,7 +405,12 @@ fn write_root(output: &Output) -> Result<(), Error> {
     }
     // The root pages borrow the newest snapshot's stylesheet.
     let chrome = Chrome::outside(latest);
-    output.write("index.html", &html(&pages::RootPage { c: &chrome, dates: links })?)?;
+    let golden = GoldenSet::embedded()?.snapshot;
+    let evaluation = output
+        .path(&format!("{golden}/explore/evaluation/index.html"))?
+        .is_file()
+        .then(|| format!("/{golden}/explore/evaluation/"));
+    output.write("index.html", &html(&pages::RootPage { c: &chrome, dates: links, evaluation })?)?;
     output.write(
         &format!("{}index.html", pages::method_path().trim_start_matches('/')),
         &html(&pages::method_page(&chrome))?,

@@ -472,6 +472,8 @@ pub struct RootPage<'a> {
     pub c: &'a Chrome,
     /// Newest first.
     pub dates: Vec<DateLink>,
+    /// The evaluation page, when the golden set's snapshot is published.
+    pub evaluation: Option<String>,
 }
 
 pub fn explore_path() -> String {
