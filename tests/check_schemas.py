@@ -1,8 +1,8 @@
 """Validate a built site's JSON against the published JSON Schemas (content/schema/).
 
-Usage: python3 tests/check_schemas.py PUBLIC_DIR
+Usage: python3 tests/check_schemas.py PUBLIC_DIR [EXPLORE_ANSWERS_DIR]
 Checks every manifest, every record and every single-token answer of every dated
-folder. Exits non-zero, naming the file and the failing path, on the first mismatch.
+folder, and every explore envelope (*.json) in EXPLORE_ANSWERS_DIR when given. Exits non-zero, naming the file and the failing path, on the first mismatch.
 """
 import json
 import pathlib
@@ -13,14 +13,14 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 
-def main(public: pathlib.Path) -> int:
+def main(public: pathlib.Path, explore: pathlib.Path | None) -> int:
     schemas = {p.name: json.loads(p.read_text()) for p in (public / "schema").glob("*.json")}
     registry = Registry().with_resources(
         (f"/schema/{name}", Resource.from_contents(s)) for name, s in schemas.items()
     )
     validators = {
         name: Draft202012Validator(schemas[f"{name}.schema.json"], registry=registry)
-        for name in ("answer", "record", "manifest")
+        for name in ("answer", "record", "manifest", "explore-answer")
     }
     for v in validators.values():
         Draft202012Validator.check_schema(v.schema)
@@ -36,6 +36,18 @@ def main(public: pathlib.Path) -> int:
                     print(f"{f}: {kind} schema: {'/'.join(map(str, e.path))}: {e.message}", file=sys.stderr)
                     return 1
                 checked += 1
+    if explore is not None:
+        files = sorted(explore.glob("*.json"))
+        if not files:
+            print(f"no explore envelopes in {explore}", file=sys.stderr)
+            return 1
+        for f in files:
+            errors = sorted(validators["explore-answer"].iter_errors(json.loads(f.read_text())), key=lambda e: list(e.path))
+            if errors:
+                e = errors[0]
+                print(f"{f}: explore-answer schema: {'/'.join(map(str, e.path))}: {e.message}", file=sys.stderr)
+                return 1
+            checked += 1
     if checked == 0:
         print("no JSON found to check", file=sys.stderr)
         return 1
@@ -44,4 +56,4 @@ def main(public: pathlib.Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(pathlib.Path(sys.argv[1])))
+    sys.exit(main(pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None))

@@ -14,6 +14,9 @@ use std::process::Command;
 use common::{real_snapshot, repo_root, temp_dir, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::catalogue::import::import_file;
+use x402dir::explore::answer::explore;
+use x402dir::explore::vectors::VectorTable;
+use x402dir::explore::Explore;
 use x402dir::method::index::Index;
 use x402dir::method::Method;
 use x402dir::site::{self, shards};
@@ -375,7 +378,23 @@ fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure()
 #[test]
 fn published_json_matches_the_schemas() {
     let out = build_real("schemas");
-    let run = Command::new("python3").arg(repo_root().join("tests/check_schemas.py")).arg(&out).output();
+    // Explore envelopes are computed per query, not stored: write some to check.
+    let explores = out.parent().unwrap().join("explore-answers");
+    fs::create_dir_all(&explores).unwrap();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let paths: Vec<_> =
+        ["2025-12-18", "2025-12-31"].iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
+    let index = site::indexes_with_history(&paths, &method).unwrap().remove(1);
+    let ex = Explore::build(&index, table);
+    for (i, q) in ["current conditions outdoors", "", "the of", "token price", "xyzzyq 天气", "image generation png"]
+        .iter()
+        .enumerate()
+    {
+        let a = explore(&ex, &index, &method, table, q, 50);
+        fs::write(explores.join(format!("{i}.json")), serde_json::to_vec(&a).unwrap()).unwrap();
+    }
+    let run = Command::new("python3").arg(repo_root().join("tests/check_schemas.py")).arg(&out).arg(&explores).output();
     let run = run.expect("python3 runs (CI installs it with the jsonschema package)");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(!stderr.contains("ModuleNotFoundError"), "install the checker: pip install jsonschema\n{stderr}");

@@ -41,6 +41,7 @@ const ASSETS: &[(&str, &str)] = &[
 /// Published at the site root, under `schema/`.
 const SCHEMAS: &[(&str, &str)] = &[
     ("answer.schema.json", include_str!("../../content/schema/answer.schema.json")),
+    ("explore-answer.schema.json", include_str!("../../content/schema/explore-answer.schema.json")),
     ("manifest.schema.json", include_str!("../../content/schema/manifest.schema.json")),
     ("record.schema.json", include_str!("../../content/schema/record.schema.json")),
 ];
