@@ -10,15 +10,8 @@ cargo build --release --quiet
 bin=target/release/x402dir
 snap=content/snapshots/2025-12-31.json
 
-median_ms() {
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000 )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]/1000}'
-}
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 printf '| command (snapshot 2025-12-31, 1,396 resources) | median ms | reference: query --json (ms) | ratio |\n|---|---:|---:|---:|\n'
 for words in "current conditions outdoors" "token price"; do

@@ -9,15 +9,8 @@ runs=${1:-21}
 cargo build --release --quiet
 bin=target/release/x402dir
 
-median_ms() { # command... -> median wall time in ms over $runs runs
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000 )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]/1000}'
-}
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 printf '| snapshot | items | x402dir query --json "token price" (ms) | python json.load (ms) | ratio |\n|---|---:|---:|---:|---:|\n'
 for snap in content/snapshots/*.json; do

@@ -80,10 +80,14 @@ pub fn render(answer: &Answer) -> String {
         }
     }
     out.push('\n');
-    for (i, limit) in m.limits.iter().enumerate() {
+    write_limits(&mut out, &m.limits);
+    out
+}
+
+fn write_limits(out: &mut String, limits: &[&str]) {
+    for (i, limit) in limits.iter().enumerate() {
         let _ = writeln!(out, "limit {}: {limit}", i + 1);
     }
-    out
 }
 
 fn description_line(description: &Option<String>, withheld: Option<usize>) -> String {
@@ -147,9 +151,7 @@ pub fn render_explore(answer: &ExploreAnswer) -> String {
         }
     }
     out.push('\n');
-    for (i, limit) in m.limits.iter().enumerate() {
-        let _ = writeln!(out, "limit {}: {limit}", i + 1);
-    }
+    write_limits(&mut out, &m.limits);
     out
 }
 

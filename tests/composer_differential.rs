@@ -8,30 +8,12 @@ mod common;
 use std::fs;
 use std::process::Command;
 
-use common::{repo_root, temp_dir, REAL_DATES};
+use common::{repo_root, temp_dir, Rng, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::method::answer::answer;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
 use x402dir::site::{self, shards};
-
-/// Small deterministic generator (xorshift64*), so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 const NOISE: &[&str] = &[" ", "  ", "-", "/", ".", "!?", "🚀", "→", "\u{200B}", "_", "’", ",", "\t"];
 const ODD: &[&str] = &[

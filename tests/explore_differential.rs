@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::{repo_root, temp_dir, REAL_DATES};
+use common::{repo_root, temp_dir, Rng, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::catalogue::snapshot::Snapshot;
 use x402dir::explore::answer::explore;
@@ -21,20 +21,6 @@ use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
 use x402dir::site;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// English words a need might be phrased in that are unlikely to be in listings.
 const PLAIN: &[&str] = &[

@@ -140,13 +140,7 @@ pub fn explore(
             explore: explore_ref(method),
             method: method_ref(method),
             not_the_method_answer: NOT_THE_METHOD_ANSWER,
-            snapshot: SnapshotRef {
-                date: index.header.date.clone(),
-                complete: index.header.complete,
-                items: index.header.item_count,
-                reported_total: index.header.reported_total,
-                source: index.header.source.url.clone(),
-            },
+            snapshot: SnapshotRef::of(&index.header),
             limits: SOURCE_LIMITS.to_vec(),
             query: ExploreQuery {
                 text: text.to_owned(),

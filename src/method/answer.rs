@@ -53,6 +53,18 @@ pub struct SnapshotRef {
     pub source: String,
 }
 
+impl SnapshotRef {
+    pub fn of(header: &crate::catalogue::snapshot::Header) -> SnapshotRef {
+        SnapshotRef {
+            date: header.date.clone(),
+            complete: header.complete,
+            items: header.item_count,
+            reported_total: header.reported_total,
+            source: header.source.url.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct QueryApplied {
     pub text: String,
@@ -135,13 +147,7 @@ pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> 
             segments: VersionRef { version: method.segments.version.clone() },
             screening: VersionRef { version: method.screen.version.clone() },
             assets: VersionRef { version: method.assets.version.clone() },
-            snapshot: SnapshotRef {
-                date: index.header.date.clone(),
-                complete: index.header.complete,
-                items: index.header.item_count,
-                reported_total: index.header.reported_total,
-                source: index.header.source.url.clone(),
-            },
+            snapshot: SnapshotRef::of(&index.header),
             limits: SOURCE_LIMITS.to_vec(),
             query: QueryApplied {
                 text: text.to_owned(),

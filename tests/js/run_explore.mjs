@@ -7,27 +7,8 @@
 // the explore envelope, or {"error": {"code": …}}. Exits non-zero on anything else.
 
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-
 import { explore } from "../../static/explore.js";
-
-function folderSource(apiDir) {
-  const cache = new Map();
-  const load = async (rel) => {
-    try {
-      return JSON.parse(await readFile(path.join(apiDir, rel), "utf8"));
-    } catch (e) {
-      if (e.code === "ENOENT") return null;
-      throw e;
-    }
-  };
-  return {
-    fetchJson(rel) {
-      if (!cache.has(rel)) cache.set(rel, load(rel));
-      return cache.get(rel);
-    },
-  };
-}
+import { folderSource } from "./folder_source.mjs";
 
 async function main([apiDir, queriesFile]) {
   if (!apiDir || !queriesFile) {

@@ -7,29 +7,8 @@
 // Exits non-zero on anything else (a bug, an unreadable file), so the test fails loudly.
 
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-
 import { query } from "../../static/composer.js";
-
-/** fetchJson over a folder: parsed JSON, or null when the file does not exist. */
-function folderSource(apiDir) {
-  // Every query reads the same manifest and many of the same shards: parse each once.
-  const cache = new Map();
-  const load = async (rel) => {
-    try {
-      return JSON.parse(await readFile(path.join(apiDir, rel), "utf8"));
-    } catch (e) {
-      if (e.code === "ENOENT") return null;
-      throw e;
-    }
-  };
-  return {
-    fetchJson(rel) {
-      if (!cache.has(rel)) cache.set(rel, load(rel));
-      return cache.get(rel);
-    },
-  };
-}
+import { folderSource } from "./folder_source.mjs";
 
 async function runOne(source, { text, max_price, network, limit }) {
   try {
