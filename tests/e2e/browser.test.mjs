@@ -152,6 +152,18 @@ test("hostile catalogue text never runs as script in the browser", async () => {
       assert.equal(await page.evaluate(() => window.__xss), undefined, q);
       assert.equal(await page.$$eval("#results img, #results svg, #results iframe, #results script", (n) => n.length), 0, q);
     }
+    // Explore renders the same foreign text: also as text only.
+    await page.goto(`${hostile.origin}/${date}/explore/`);
+    let explored = 0;
+    for (const q of ["script alert", "onerror img", "xss payload", "description"]) {
+      for (const [name, value] of Object.entries({ q })) await page.fill(`#${name}`, value);
+      await page.click("form#explore button");
+      await page.waitForSelector("#results[data-state]:not([aria-busy])");
+      if ((await page.getAttribute("#results", "data-state")) === "results") explored += 1;
+      assert.equal(await page.evaluate(() => window.__xss), undefined, q);
+      assert.equal(await page.$$eval("#results img, #results svg, #results iframe, #results script", (n) => n.length), 0, q);
+    }
+    assert.ok(explored >= 2, `explore found hostile listings for only ${explored} queries`);
     assert.deepEqual(dialogs, []);
     assert.ok(visited.length > 20, `only ${visited.length} pages visited`);
   } finally {
