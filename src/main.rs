@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use x402dir::catalogue::{fetch, import, snapshot};
+use x402dir::catalogue::{fetch, import, snapshot, synth};
 use x402dir::explore::answer as explore_answer;
 use x402dir::explore::eval;
 use x402dir::explore::vectors::VectorTable;
@@ -134,6 +134,27 @@ enum Command {
         /// The words of the need, in any phrasing.
         words: Vec<String>,
     },
+    /// Write a synthetic snapshot of N listings for scale tests, marked synthetic in its header.
+    Synth {
+        /// How many listings.
+        #[arg(long)]
+        items: usize,
+        /// Seed of the generator: the same seed, count, date and vocabulary give the same bytes.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The snapshot's date, YYYY-MM-DD (default: today, UTC).
+        #[arg(long)]
+        date: Option<String>,
+        /// Folder the synthetic snapshot is written to (never the real snapshots' folder).
+        #[arg(long, default_value = "synthetic")]
+        dir: PathBuf,
+        /// Folder of the real snapshots whose vocabulary the text is drawn from.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+        /// Replace an existing synthetic snapshot of the same date.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print the words of every stored snapshot's explore documents, sorted, one a line:
     /// the corpus half of the vector table's vocabulary (tools/vectors/regenerate.sh).
     #[command(hide = true)]
@@ -250,10 +271,7 @@ fn run(command: Command) -> Result<(), Error> {
                 max_tries: max_tries.max(1),
                 ..fetch::WalkConfig::default()
             };
-            let date = date.unwrap_or_else(|| {
-                let today = time::OffsetDateTime::now_utc().date();
-                format!("{:04}-{:02}-{:02}", today.year(), today.month() as u8, today.day())
-            });
+            let date = date.unwrap_or_else(today);
             let request = fetch::FetchRequest { config, date, dir, overwrite: force, allow_incomplete };
             let (path, report) = fetch::fetch(&request, &fetch::Progress::for_stderr(quiet))?;
             println!("walked {}", report.summary());
@@ -285,6 +303,45 @@ fn run(command: Command) -> Result<(), Error> {
             } else {
                 print!("{}", terminal::render_explore(&answer));
             }
+            Ok(())
+        }
+        Command::Synth { items, seed, date, dir, snapshots_dir, force } => {
+            let same = |a: &std::path::Path, b: &std::path::Path| {
+                a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b)
+            };
+            if same(&dir, &snapshots_dir) {
+                return Err(Error::Refused(format!(
+                    "refusing to write a synthetic snapshot among the real ones in {}: pass another --dir",
+                    dir.display()
+                )));
+            }
+            let date = date.unwrap_or_else(today);
+            let day = snapshot::parse_date(&date).map_err(Error::Refused)?;
+            let started = std::time::Instant::now();
+            let method = Method::embedded();
+            let indexes = site::indexes_with_history(&snapshot::list(&snapshots_dir)?, &method)?;
+            let entries = || indexes.iter().flat_map(|i| i.entries.iter());
+            let vocabulary = synth::Vocabulary::learn(
+                entries().filter_map(|e| e.public_description()),
+                entries().map(|e| e.resource.url.as_str()),
+                entries().flat_map(|e| e.resource.schema_fields.iter().map(String::as_str)),
+                entries().flat_map(|e| e.resource.accepts.iter().filter_map(|a| a.amount)),
+            );
+            if vocabulary.is_empty() {
+                return Err(snapshot::latest(&snapshots_dir).err().unwrap_or_else(|| {
+                    Error::Refused(format!("no usable text in the snapshots of {}", snapshots_dir.display()))
+                }));
+            }
+            let mut rng = synth::SplitMix::new(seed);
+            let counters = synth::counters(items, &mut rng);
+            let header = synth::header(&date, items, seed);
+            let made = (0..items).map(|i| Ok(synth::item(i, &counters[i], &vocabulary, day, &mut rng)));
+            let path = snapshot::write_streaming(&dir, &header, force, made)?;
+            println!(
+                "wrote {items} synthetic listings to {} in {:.1} s",
+                path.display(),
+                started.elapsed().as_secs_f64()
+            );
             Ok(())
         }
         Command::Vocabulary { snapshots_dir } => {
@@ -382,4 +439,10 @@ fn vocabulary_word(w: &str) -> bool {
     let letters = w.chars().filter(|c| c.is_alphabetic()).count();
     let hex_like = chars >= 12 && w.chars().all(|c| c.is_ascii_hexdigit());
     letters > 0 && chars <= 24 && !hex_like && letters * 2 >= chars
+}
+
+/// Today's date, UTC, YYYY-MM-DD.
+fn today() -> String {
+    let today = time::OffsetDateTime::now_utc().date();
+    format!("{:04}-{:02}-{:02}", today.year(), today.month() as u8, today.day())
 }

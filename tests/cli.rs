@@ -144,3 +144,41 @@ fn terminal_output_states_limits_rule_and_counts() {
     assert!(out.contains("matched "));
     assert!(!out.contains('\u{1b}'), "no raw escape characters from catalogue text");
 }
+
+#[test]
+fn synth_writes_a_marked_reproducible_snapshot_and_never_among_the_real_ones() {
+    let dir = temp_dir("cli-synth");
+    let run = |sub: &str| {
+        x402dir(&[
+            "synth",
+            "--items",
+            "400",
+            "--seed",
+            "3",
+            "--date",
+            "2026-11-30",
+            "--force",
+            "--dir",
+            dir.join(sub).to_str().unwrap(),
+        ])
+    };
+    let (a, b) = (run("a"), run("b"));
+    assert!(a.status.success() && b.status.success(), "{}", stderr(&a));
+    let bytes = |sub: &str| std::fs::read(dir.join(sub).join("2026-11-30.json")).unwrap();
+    assert_eq!(bytes("a"), bytes("b"), "same seed, same bytes");
+    let snap = x402dir::catalogue::snapshot::Snapshot::read(&dir.join("a/2026-11-30.json")).unwrap();
+    assert_eq!(snap.items.len(), 400);
+    assert_eq!(snap.header.source.via, "synth");
+    assert!(snap.header.notes[0].starts_with("SYNTHETIC"));
+    // Every URL distinct, every item readable, counters present.
+    let urls: std::collections::HashSet<&str> = snap.items.iter().map(|i| i["resource"].as_str().unwrap()).collect();
+    assert_eq!(urls.len(), 400);
+    assert!(snap.items.iter().all(|i| i["quality"]["l30DaysUniquePayers"].is_u64()));
+    // It answers queries like any snapshot.
+    let o = x402dir(&["query", "--json", "--snapshot", dir.join("a/2026-11-30.json").to_str().unwrap(), "api"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Written among the real snapshots, it would be built into the real site: refused.
+    let o = x402dir(&["synth", "--items", "10", "--dir", "content/snapshots"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("among the real ones"), "{}", stderr(&o));
+}

@@ -1,7 +1,9 @@
 //! The catalogue: its items as read (model), the live walk (fetch), dumps turned into
-//! snapshots (import), and the stored snapshot format (snapshot).
+//! snapshots (import), the stored snapshot format (snapshot), and synthetic snapshots
+//! for scale tests (synth).
 
 pub mod fetch;
 pub mod import;
 pub mod model;
 pub mod snapshot;
+pub mod synth;

@@ -125,14 +125,7 @@ impl Snapshot {
     /// Serialises the snapshot: the header on the first lines, then one item per line.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(b"{\"header\":");
-        out.extend_from_slice(&serde_json::to_vec(&self.header).expect("header serialises"));
-        out.extend_from_slice(b",\n\"items\":[");
-        for (i, item) in self.items.iter().enumerate() {
-            out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-            out.extend_from_slice(&serde_json::to_vec(item).expect("JSON values serialise"));
-        }
-        out.extend_from_slice(b"\n]}\n");
+        write_snapshot(&mut out, &self.header, self.items.iter().map(Ok)).expect("writing to memory cannot fail");
         out
     }
 
@@ -140,28 +133,66 @@ impl Snapshot {
     /// same folder, flushed to disk, then renamed over the target. A failure at any
     /// point leaves every existing snapshot as it was.
     pub fn write_into(&self, dir: &Path, overwrite: bool) -> Result<PathBuf, Error> {
-        parse_date(&self.header.date).map_err(Error::Refused)?;
-        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let target = dir.join(format!("{}.json", self.header.date));
-        if target.exists() && !overwrite {
-            return Err(Error::Refused(format!(
-                "{} already exists; pass --force to replace it (the old file is kept until the new one is complete)",
-                target.display()
-            )));
-        }
-        let tmp = dir.join(format!(".{}.json.tmp-{}", self.header.date, std::process::id()));
-        let result = (|| {
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(&self.to_bytes())?;
-            f.sync_all()?;
-            fs::rename(&tmp, &target)
-        })();
-        if let Err(e) = result {
-            let _ = fs::remove_file(&tmp);
-            return Err(Error::io(&target, e));
-        }
-        Ok(target)
+        write_streaming(dir, &self.header, overwrite, self.items.iter().map(Ok))
     }
+}
+
+/// The stored layout, item by item: a header line, then one item per line. Returns how
+/// many items were written.
+fn write_snapshot<V: std::borrow::Borrow<Value>>(
+    out: &mut impl Write,
+    header: &Header,
+    items: impl Iterator<Item = Result<V, Error>>,
+) -> Result<usize, Error> {
+    let io = |e: std::io::Error| Error::Refused(format!("could not write the snapshot: {e}"));
+    out.write_all(b"{\"header\":").map_err(io)?;
+    serde_json::to_writer(&mut *out, header).map_err(|e| Error::Refused(e.to_string()))?;
+    out.write_all(b",\n\"items\":[").map_err(io)?;
+    let mut count = 0;
+    for item in items {
+        out.write_all(if count == 0 { b"\n" } else { b",\n" }).map_err(io)?;
+        serde_json::to_writer(&mut *out, item?.borrow()).map_err(|e| Error::Refused(e.to_string()))?;
+        count += 1;
+    }
+    out.write_all(b"\n]}\n").map_err(io)?;
+    Ok(count)
+}
+
+/// Writes `<dir>/<date>.json` from a header and items produced one at a time (so a
+/// million generated items never sit in memory), atomically as `write_into` does. The
+/// header's `item_count` must match the items given.
+pub fn write_streaming<V: std::borrow::Borrow<Value>>(
+    dir: &Path,
+    header: &Header,
+    overwrite: bool,
+    items: impl Iterator<Item = Result<V, Error>>,
+) -> Result<PathBuf, Error> {
+    parse_date(&header.date).map_err(Error::Refused)?;
+    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let target = dir.join(format!("{}.json", header.date));
+    if target.exists() && !overwrite {
+        return Err(Error::Refused(format!(
+            "{} already exists; pass --force to replace it (the old file is kept until the new one is complete)",
+            target.display()
+        )));
+    }
+    let tmp = dir.join(format!(".{}.json.tmp-{}", header.date, std::process::id()));
+    let result = (|| -> Result<(), Error> {
+        let file = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        let count = write_snapshot(&mut w, header, items)?;
+        let file = w.into_inner().map_err(|e| Error::io(&tmp, e.into_error()))?;
+        file.sync_all().map_err(|e| Error::io(&tmp, e))?;
+        if count != header.item_count {
+            return Err(Error::Refused(format!("{count} items written but the header says {}", header.item_count)));
+        }
+        fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e))
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(target)
 }
 
 /// The snapshot files in `dir` (named YYYY-MM-DD.json), oldest first.
