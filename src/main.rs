@@ -54,6 +54,9 @@ enum Command {
         /// Output folder.
         #[arg(long, default_value = "public")]
         out: PathBuf,
+        /// Print how long each phase of the build takes (standard error).
+        #[arg(long)]
+        timings: bool,
     },
     /// Walk the live discovery catalogue into a dated snapshot (atomic; resumable).
     Fetch {
@@ -228,7 +231,8 @@ fn run(command: Command) -> Result<(), Error> {
             );
             Ok(())
         }
-        Command::Build { snapshot: paths, all: _, snapshots_dir, out } => {
+        Command::Build { snapshot: paths, all: _, snapshots_dir, out, timings } => {
+            site::report_timings(timings);
             let paths = if paths.is_empty() { snapshot::list(&snapshots_dir)? } else { paths };
             if paths.is_empty() {
                 return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));

@@ -445,3 +445,23 @@ fn pages_carry_no_inline_script_or_style() {
         }
     }
 }
+
+/// The build writes a single-word answer per word from its posting list, not by scanning
+/// every entry (which made the build quadratic); both must give the same envelope, for
+/// every word of a real snapshot.
+#[test]
+fn single_word_answers_from_postings_equal_the_scan_for_every_word() {
+    use x402dir::method::answer::{answer, single_word_answer};
+    use x402dir::method::query::Filters;
+    let method = Method::embedded();
+    let index = Index::build(&real_snapshot("2025-12-31"), &method);
+    let lists = shards::postings(&index);
+    let mut compared = 0;
+    for (word, list) in lists.iter().filter(|(k, _)| !k.starts_with('@')) {
+        let fast = serde_json::to_value(single_word_answer(&index, &method, word, list)).unwrap();
+        let scan = serde_json::to_value(answer(&index, &method, word, &Filters::default())).unwrap();
+        assert_eq!(fast, scan, "{word}");
+        compared += 1;
+    }
+    assert!(compared > 3_000, "{compared}");
+}

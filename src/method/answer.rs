@@ -8,7 +8,7 @@ use super::assets::Decimal;
 use super::figures::Thousandths;
 use super::index::{Entry, Index, Price};
 use super::normalise::contains_word;
-use super::query::{tokenise, Filters};
+use super::query::{tokenise, Filters, Tokens};
 use super::screen::Withheld;
 use super::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
 
@@ -138,6 +138,35 @@ pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> 
         .map(|e| (match_score(e, &tokens.tokens), e))
         .collect();
     matched.sort_by(|(sa, a), (sb, b)| a.rank_key(*sa).cmp(&b.rank_key(*sb)));
+    envelope(index, method, text, tokens, filters, matched)
+}
+
+/// The answer of a one-word query, from that word's posting list (browse-order ids,
+/// each with whether the word is in the description) instead of a scan of every entry:
+/// what the build uses to write a file per word. Identical to [`answer`] with default
+/// filters; a word the tokeniser would read differently takes the scan.
+pub fn single_word_answer(index: &Index, method: &Method, word: &str, postings: &[(usize, bool)]) -> Answer {
+    let filters = Filters::default();
+    let tokens = tokenise(word);
+    if tokens.tokens != [word] {
+        return answer(index, method, word, &filters);
+    }
+    // Browse order is the order of rank_key(0): within one match_score, ids are in rank order.
+    let mut ids: Vec<(u32, usize)> = postings.iter().map(|&(id, d)| (u32::from(d), id)).collect();
+    ids.sort_by_key(|&(score, id)| (std::cmp::Reverse(score), id));
+    let matched: Vec<(u32, &Entry)> = ids.into_iter().map(|(score, id)| (score, &index.entries[id])).collect();
+    envelope(index, method, word, tokens, &filters, matched)
+}
+
+/// The envelope around `matched` (every qualifying entry, in final order).
+fn envelope(
+    index: &Index,
+    method: &Method,
+    text: &str,
+    tokens: Tokens,
+    filters: &Filters,
+    mut matched: Vec<(u32, &Entry)>,
+) -> Answer {
     let total_matched = matched.len();
     matched.truncate(filters.limit);
     let data: Vec<Row> = matched.into_iter().map(|(score, e)| row(e, score, index, method)).collect();

@@ -63,17 +63,34 @@ pub struct BuiltSnapshot {
     pub files: usize,
 }
 
+static TIMINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Print how long each build phase takes, on standard error (`x402dir build --timings`).
+pub fn report_timings(on: bool) {
+    TIMINGS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Runs `f`, reporting its wall time under `name` when timings are on.
+fn phase<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    let started = std::time::Instant::now();
+    let out = f();
+    if TIMINGS.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("{name:>28}: {:8.3} s", started.elapsed().as_secs_f64());
+    }
+    out
+}
+
 /// Builds the site for `snapshots` into `out`. Each snapshot's folder is written to a
 /// staging folder first and swapped in whole, so a failed build leaves the previous
 /// one in place.
 pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<BuiltSnapshot>, Error> {
     check_out_dir(out)?;
-    let indexes = indexes_with_history(snapshots, method)?;
+    let indexes = phase("read and index snapshots", || indexes_with_history(snapshots, method))?;
     let output = Output::new(out);
     let mut built = Vec::new();
     for index in &indexes {
         let files = snapshot_files(index, method)?;
-        swap_in(&output, &index.header.date, &files)?;
+        phase(&format!("write {} files", files.len()), || swap_in(&output, &index.header.date, &files))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files: files.len() });
     }
     write_root(&output)?;
@@ -273,7 +290,7 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
     jobs.extend((0..index.entries.len()).map(Job::Resource));
 
     let table = VectorTable::embedded();
-    let explore = Explore::build(index, table);
+    let explore = phase("explore index", || Explore::build(index, table));
     // The golden set is labelled on one snapshot: its folder carries the evaluation.
     let golden = GoldenSet::embedded()?;
     let evaluation = if golden.snapshot == *date {
@@ -364,9 +381,10 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
             Job::Report => ("report/index.html".into(), html(&pages::report_page(&chrome, index))?),
         })
     };
-    let mut files: Vec<(String, Vec<u8>)> = jobs.par_iter().map(render).collect::<Result<_, _>>()?;
-    files.extend(shards::api_files(index, method));
-    files.extend(explore_api::api_files(&explore, index, method, table));
+    let mut files: Vec<(String, Vec<u8>)> =
+        phase("render pages", || jobs.par_iter().map(render).collect::<Result<_, _>>())?;
+    files.extend(phase("method API files", || shards::api_files(index, method)));
+    files.extend(phase("explore API files", || explore_api::api_files(&explore, index, method, table)));
     if let Some(e) = &evaluation {
         let ivf = &explore.dense.ivf;
         files.push((

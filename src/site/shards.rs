@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use sha2::Digest;
 
-use crate::method::answer::{answer, method_ref, row, VersionRef};
+use crate::method::answer::{answer, method_ref, row, single_word_answer, VersionRef};
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::normalise::{contains_word, for_each_word};
@@ -183,8 +183,8 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
         (format!("api/packs/{}.json", token_file(token)), pack(&mut list.iter().map(|(id, _)| *id)))
     }));
     files.push(("api/packs/_browse.json".into(), pack(&mut (0..records.len().min(BROWSE_PACK_LEN)))));
-    files.par_extend(tokens.par_iter().map(|(token, _)| {
-        let a = answer(index, method, token, &Filters::default());
+    files.par_extend(tokens.par_iter().map(|(token, list)| {
+        let a = single_word_answer(index, method, token, list);
         (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
     }));
     files.extend(records.into_iter().enumerate().map(|(id, bytes)| (format!("api/records/{id}.json"), bytes)));
