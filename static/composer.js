@@ -7,7 +7,7 @@ import { WORD, LOWER, LOWER_MULTI } from "./chars.js";
 
 export const METHOD_VERSION = "1.0.0";
 // The layout of the API folder this composer reads (manifest.api_version).
-const API_VERSION = 1;
+const API_VERSION = 2;
 
 export const MIN_TOKEN_CHARS = 2;
 export const MAX_TOKENS = 8;
@@ -427,7 +427,8 @@ export async function tokenFile(token) {
 async function fetchRecords(fetchJson, manifest, ids, rarest) {
   const packs = manifest.packs;
   let packPath = null;
-  if (rarest !== null && rarest.count <= packs.max_postings) packPath = fill(packs.path, "token_file", await tokenFile(rarest.token));
+  const packed = (n) => n >= packs.min_postings && n <= packs.max_postings;
+  if (rarest !== null && packed(rarest.count)) packPath = fill(packs.path, "token_file", await tokenFile(rarest.token));
   else if (rarest === null && ids.every((id) => id < packs.browse_len)) packPath = packs.browse;
   if (packPath !== null && ids.length > 0) {
     const byId = new Map((await need(fetchJson, packPath)).map((record) => [record.id, record]));

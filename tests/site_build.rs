@@ -165,7 +165,7 @@ fn real_site_covers_every_resource_and_page() {
 fn single_token_answers_equal_the_cli_answer() {
     let out = build_real("q-vs-cli");
     for (date, token) in
-        [("2025-12-31", "weather"), ("2025-12-31", "twitter"), ("2026-08-20", "ens"), ("2025-12-18", "image")]
+        [("2025-12-31", "weather"), ("2025-12-31", "twitter"), ("2026-08-20", "ethereum"), ("2025-12-18", "image")]
     {
         let file = json_file(&out.join(format!("{date}/api/q/{}.json", shards::token_file(token))));
         let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
@@ -176,6 +176,9 @@ fn single_token_answers_equal_the_cli_answer() {
         let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
         assert_eq!(file, cli, "{date} {token}");
     }
+    // A word in one resource has no file of its own: its record answers it.
+    assert!(!out.join("2026-08-20/api/q/ens.json").exists());
+    assert!(!out.join("2026-08-20/api/packs/ens.json").exists());
 }
 
 #[test]

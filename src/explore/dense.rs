@@ -171,17 +171,22 @@ pub struct Ivf {
 
 /// Most inverted-file lists one query reads.
 pub const MAX_NPROBE: usize = 64;
+/// Most inverted-file lists (√n up to a million documents).
+pub const MAX_LISTS: usize = 1024;
+/// Most documents the list centres are learnt from.
+pub const MAX_TRAINING: usize = 16_384;
 
 /// Rounds of k-means; enough for the lists to settle on catalogue-sized sets.
 const KMEANS_ROUNDS: usize = 12;
 
 impl Ivf {
     pub fn build(vectors: &[Option<ByteVector>]) -> Ivf {
+        use rayon::prelude::*;
         let ids: Vec<u32> = (0..vectors.len() as u32).filter(|&i| vectors[i as usize].is_some()).collect();
         if ids.is_empty() {
             return Ivf::default();
         }
-        let k = ((ids.len() as f64).sqrt().ceil() as usize).clamp(1, ids.len());
+        let k = ((ids.len() as f64).sqrt().ceil() as usize).clamp(1, MAX_LISTS.min(ids.len()));
         let unit = |id: u32| -> [f64; DIMS] {
             let v = vectors[id as usize].as_ref().expect("has a vector");
             let mut out = [0.0; DIMS];
@@ -190,17 +195,22 @@ impl Ivf {
             }
             out
         };
-        // Deterministic start: documents spread evenly over the id order.
-        let mut centres: Vec<[f64; DIMS]> = (0..k).map(|c| unit(ids[c * ids.len() / k])).collect();
-        let mut assignment = vec![0usize; ids.len()];
+        // The centres are learnt from at most MAX_TRAINING documents spread evenly over
+        // the id order, so the cost of learning does not grow with the catalogue.
+        let training: Vec<[f64; DIMS]> = if ids.len() <= MAX_TRAINING {
+            ids.iter().map(|&id| unit(id)).collect()
+        } else {
+            (0..MAX_TRAINING).map(|i| unit(ids[i * ids.len() / MAX_TRAINING])).collect()
+        };
+        // Deterministic start: training documents spread evenly over their order.
+        let mut centres: Vec<[f64; DIMS]> = (0..k).map(|c| training[c * training.len() / k]).collect();
         for _ in 0..KMEANS_ROUNDS {
-            for (slot, &id) in assignment.iter_mut().zip(&ids) {
-                let u = unit(id);
-                *slot = nearest(&centres, |c| c.iter().zip(&u).map(|(a, b)| a * b).sum());
-            }
+            // Each document's nearest centre is independent of the others: in parallel.
+            let assignment: Vec<usize> =
+                training.par_iter().map(|u| nearest(&centres, |c| c.iter().zip(u).map(|(a, b)| a * b).sum())).collect();
             let mut sums = vec![[0.0f64; DIMS]; k];
-            for (&c, &id) in assignment.iter().zip(&ids) {
-                for (s, x) in sums[c].iter_mut().zip(unit(id)) {
+            for (&c, u) in assignment.iter().zip(&training) {
+                for (s, x) in sums[c].iter_mut().zip(u) {
                     *s += x;
                 }
             }
@@ -214,7 +224,7 @@ impl Ivf {
             }
         }
         // Publish centroids as bytes and assign every document by the published ones,
-        // with the same similarity a query uses.
+        // with the same similarity a query uses (a whole-number dot product of bytes).
         let centroids: Vec<ByteVector> = centres
             .iter()
             .map(|c| {
@@ -225,14 +235,16 @@ impl Ivf {
                 ByteVector::quantise(&scaled).unwrap_or_else(|| ByteVector::new([0; DIMS]))
             })
             .collect();
+        let nearest_list: Vec<usize> = ids
+            .par_iter()
+            .map(|&id| {
+                let v = &vectors[id as usize].as_ref().expect("has a vector").values;
+                nearest(&centroids, |c| f64::from(dot_bytes(&c.values, v)) * c.inv_norm)
+            })
+            .collect();
         let mut lists = vec![Vec::new(); k];
-        for &id in &ids {
-            let v = vectors[id as usize].as_ref().expect("has a vector");
-            let mut as_wide = [0i64; DIMS];
-            for (w, &x) in as_wide.iter_mut().zip(&v.values) {
-                *w = i64::from(x);
-            }
-            lists[nearest(&centroids, |c| c.similarity(&as_wide))].push(id);
+        for (&id, &list) in ids.iter().zip(&nearest_list) {
+            lists[list].push(id);
         }
         Ivf { nprobe: k.div_ceil(2).min(MAX_NPROBE), centroids, lists }
     }
@@ -244,6 +256,12 @@ impl Ivf {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored.into_iter().take(self.nprobe).map(|(i, _)| i).collect()
     }
+}
+
+/// The dot product of two byte vectors, exactly (at most 128 · 127² fits an i32), in a
+/// form the compiler turns into wide vector instructions.
+fn dot_bytes(a: &[i8; DIMS], b: &[i8; DIMS]) -> i32 {
+    a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
 }
 
 /// The index of the item with the greatest `score` (the first on a tie).

@@ -17,7 +17,9 @@ use crate::method::normalise::{contains_word, for_each_word};
 use crate::method::query::{Filters, MIN_TOKEN_CHARS};
 use crate::method::{Method, SOURCE_LIMITS};
 
-pub const API_VERSION: u32 = 1;
+/// The layout of the API folder. 2: packs and single-word answers only for words in at
+/// least two resources (a word in one resource is answered by that resource's record).
+pub const API_VERSION: u32 = 2;
 /// Aim for about this many bytes of postings per shard file.
 const TARGET_SHARD_BYTES: usize = 4096;
 const MIN_BUCKETS: usize = 8;
@@ -25,6 +27,10 @@ const MIN_BUCKETS: usize = 8;
 /// resources in one file, so a query whose rarest token is one of them fetches its
 /// rows in one request instead of one per row.
 pub const PACK_MAX_POSTINGS: usize = 64;
+/// Words in fewer resources than this get no pack and no single-word answer file: a
+/// word in one resource (most are ids in URLs) is answered by that resource's record,
+/// and a file per such word would make the file count grow with the catalogue twice over.
+pub const MIN_POSTINGS_FOR_FILES: usize = 2;
 /// The browse pack holds the first resources in browse order (a query without tokens).
 pub const BROWSE_PACK_LEN: usize = 50;
 
@@ -179,11 +185,13 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
         out
     };
     let tokens: Vec<(&String, &Vec<(usize, bool)>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
-    files.par_extend(tokens.par_iter().filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS).map(|(token, list)| {
+    let with_files: Vec<&(&String, &Vec<(usize, bool)>)> =
+        tokens.iter().filter(|(_, l)| l.len() >= MIN_POSTINGS_FOR_FILES).collect();
+    files.par_extend(with_files.par_iter().filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS).map(|(token, list)| {
         (format!("api/packs/{}.json", token_file(token)), pack(&mut list.iter().map(|(id, _)| *id)))
     }));
     files.push(("api/packs/_browse.json".into(), pack(&mut (0..records.len().min(BROWSE_PACK_LEN)))));
-    files.par_extend(tokens.par_iter().map(|(token, list)| {
+    files.par_extend(with_files.par_iter().map(|(token, list)| {
         let a = single_word_answer(index, method, token, list);
         (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
     }));
@@ -211,6 +219,7 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
         records: json!({"path": "records/{id}.json"}),
         packs: json!({
             "path": "packs/{token_file}.json",
+            "min_postings": MIN_POSTINGS_FOR_FILES,
             "max_postings": PACK_MAX_POSTINGS,
             "browse": "packs/_browse.json",
             "browse_len": BROWSE_PACK_LEN.min(index.entries.len()),
@@ -218,6 +227,7 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
         prices: json!({"path": "prices.json"}),
         single_token_answers: json!({
             "path": "q/{token_file}.json",
+            "min_postings": MIN_POSTINGS_FOR_FILES,
             "token_file": "the token itself when it is at most 64 characters a-z and 0-9; else, when its UTF-8 is at most 64 bytes, 'u-' and their lower-case hex; else 'h-' and the lower-case hex SHA-256 of its UTF-8 bytes",
         }),
     };

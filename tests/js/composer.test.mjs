@@ -228,6 +228,7 @@ const POSTINGS = {
   weather: [[0, 1], [1, 0], [2, 1], [3, 1], [4, 0]],
   forecast: [[1, 1], [2, 1]],
   api: [[1, 1], [5, 0]],
+  onlyone: [[3, 0]],
   "@network:eip155:8453": [[0, 0], [1, 0], [3, 0]],
   "@network:solana:abc": [[1, 0], [2, 0], [5, 0]],
 };
@@ -242,9 +243,9 @@ function encode(list) {
   });
 }
 
-function manifest(version = METHOD_VERSION, packs = { max_postings: 0, browse_len: 0 }) {
+function manifest(version = METHOD_VERSION, packs = { min_postings: 2, max_postings: 0, browse_len: 0 }) {
   return {
-    api_version: 1,
+    api_version: 2,
     method: { name: "x402dir directory method", version, url: "https://dir.example/method/1.0.0/" },
     segments: { version: "1.0.0" },
     screening: { version: "1.0.0" },
@@ -323,19 +324,27 @@ const scores = (answer) => answer.data.map((row) => row.match_score);
 describe("record packs", () => {
   test("rows come from the rarest token's pack in one request, identical to per-record files", async () => {
     const plain = await query(fakeApi(), "weather forecast", {});
-    const api = fakeApi({ packs: { max_postings: 64, browse_len: 3 } });
+    const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
     const packed = await query(api, "weather forecast", {});
     assert.deepEqual(packed, plain);
     assert.ok(!api.fetched.some((p) => p.startsWith("records/")), api.fetched.join(", "));
     assert.equal(api.fetched.filter((p) => p.startsWith("packs/")).length, 1);
   });
 
+  test("a token in one resource has no pack: its record is fetched, nothing else", async () => {
+    const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
+    const answer = await query(api, "onlyone", {});
+    assert.deepEqual(ids(answer), [3]);
+    assert.ok(!api.fetched.some((p) => p.startsWith("packs/")), api.fetched.join(", "));
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("records/")), ["records/3.json"]);
+  });
+
   test("a query without tokens inside the browse pack uses it; beyond it, per-record files", async () => {
-    const api = fakeApi({ packs: { max_postings: 64, browse_len: 3 } });
+    const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
     const first = await query(api, "", { limit: "3" });
     assert.deepEqual(ids(first), [0, 1, 2]);
     assert.deepEqual(api.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["packs/_browse.json"]);
-    const api2 = fakeApi({ packs: { max_postings: 64, browse_len: 3 } });
+    const api2 = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
     const more = await query(api2, "", { limit: "5" });
     assert.deepEqual(ids(more), [0, 1, 2, 3, 4]);
     assert.ok(!api2.fetched.includes("packs/_browse.json"));
