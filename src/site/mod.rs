@@ -27,6 +27,7 @@ use crate::method::index::{Entry, Index};
 use crate::method::Method;
 use output::Output;
 use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
+use shards::Sink;
 
 /// Files every snapshot folder carries under `static/`.
 const ASSETS: &[(&str, &str)] = &[
@@ -89,9 +90,8 @@ pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<B
     let output = Output::new(out);
     let mut built = Vec::new();
     for index in &indexes {
-        let files = snapshot_files(index, method)?;
-        phase(&format!("write {} files", files.len()), || swap_in(&output, &index.header.date, &files))?;
-        built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files: files.len() });
+        let files = swap_in(&output, &index.header.date, |sink| write_snapshot(index, method, sink))?;
+        built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
     }
     write_root(&output)?;
     Ok(built)
@@ -130,13 +130,20 @@ fn check_out_dir(out: &Path) -> Result<(), Error> {
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))
 }
 
-/// Writes `files` into a staging folder, then replaces `<out>/<date>` with it.
-fn swap_in(output: &Output, date: &str, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+/// Writes a snapshot's files into a staging folder as `make` hands them over, batch by
+/// batch, then replaces `<out>/<date>` with it. Returns how many files were written.
+fn swap_in(output: &Output, date: &str, make: impl FnOnce(Sink) -> Result<(), Error>) -> Result<usize, Error> {
     let staging_name = format!("staging-{date}-{}", std::process::id());
     let staging = output.root().join(format!(".{staging_name}"));
     let _ = fs::remove_dir_all(&staging);
     let stage = Output::new(&staging);
-    if let Err(e) = stage.write_all(files) {
+    let written = std::sync::atomic::AtomicUsize::new(0);
+    let sink = |batch: Vec<(String, Vec<u8>)>| {
+        stage.write_all(&batch)?;
+        written.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    };
+    if let Err(e) = make(&sink) {
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }
@@ -145,11 +152,11 @@ fn swap_in(output: &Output, date: &str, files: &[(String, Vec<u8>)]) -> Result<(
         let old = output.root().join(format!(".old-{date}-{}", std::process::id()));
         fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
         fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
-        fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+        phase("remove the previous build", || fs::remove_dir_all(&old)).map_err(|e| Error::io(&old, e))?;
     } else {
         fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
     }
-    Ok(())
+    Ok(written.into_inner())
 }
 
 /// Minified HTML of a rendered template.
@@ -277,7 +284,8 @@ enum Job<'a> {
     Report,
 }
 
-fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>)>, Error> {
+/// Makes every file of one snapshot's folder and hands them to `sink` in batches.
+fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
     let chrome = Chrome::for_index(index);
     let (lists, facets) = listings(index, method);
     let networks: Vec<String> = facets.networks.iter().map(|f| f.label.clone()).collect();
@@ -381,10 +389,11 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
             Job::Report => ("report/index.html".into(), html(&pages::report_page(&chrome, index))?),
         })
     };
-    let mut files: Vec<(String, Vec<u8>)> =
-        phase("render pages", || jobs.par_iter().map(render).collect::<Result<_, _>>())?;
-    files.extend(phase("method API files", || shards::api_files(index, method)));
-    files.extend(phase("explore API files", || explore_api::api_files(&explore, index, method, table)));
+    phase("render and write pages", || {
+        jobs.chunks(shards::BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
+    })?;
+    phase("method API files", || shards::write_api_files(index, method, sink))?;
+    let mut files = phase("explore API files", || explore_api::api_files(&explore, index, method, table));
     if let Some(e) = &evaluation {
         let ivf = &explore.dense.ivf;
         files.push((
@@ -395,7 +404,7 @@ fn snapshot_files(index: &Index, method: &Method) -> Result<Vec<(String, Vec<u8>
         files.push(("api/explore/evaluation.json".into(), json));
     }
     files.extend(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())));
-    Ok(files)
+    sink(files)
 }
 
 /// Root files: the list of dates, the versioned method page, JSON Schemas, and the

@@ -73,9 +73,8 @@ impl Output {
         }
         dirs.sort_unstable();
         dirs.dedup();
-        for dir in &dirs {
-            fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
+        // create_dir_all tolerates a parent made meanwhile by another thread.
+        dirs.par_iter().try_for_each(|dir| fs::create_dir_all(dir).map_err(|e| Error::io(dir, e)))?;
         files.par_iter().try_for_each(|(rel, bytes)| {
             let path = self.root.join(rel);
             fs::write(&path, bytes).map_err(|e| Error::io(&path, e))

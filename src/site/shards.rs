@@ -16,6 +16,7 @@ use crate::method::index::{Entry, Index};
 use crate::method::normalise::{contains_word, for_each_word};
 use crate::method::query::{Filters, MIN_TOKEN_CHARS};
 use crate::method::{Method, SOURCE_LIMITS};
+use crate::Error;
 
 /// The layout of the API folder. 2: packs and single-word answers only for words in at
 /// least two resources (a word in one resource is answered by that resource's record).
@@ -145,8 +146,26 @@ fn to_bytes(v: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(v).expect("API values serialise")
 }
 
-/// All API files of the snapshot, as (path relative to the date folder, bytes).
+/// A batch of files (path relative to the date folder, bytes) handed on as soon as it is
+/// made, so that a large catalogue's output never sits in memory whole.
+pub type Sink<'a> = &'a (dyn Fn(Vec<(String, Vec<u8>)>) -> Result<(), Error> + Sync);
+
+/// Files per batch: large enough to keep both cores busy, small enough to stay light.
+pub const BATCH: usize = 4096;
+
+/// All API files of the snapshot, collected (for tests and small sites).
 pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
+    let all = std::sync::Mutex::new(Vec::new());
+    write_api_files(index, method, &|batch| {
+        all.lock().expect("not poisoned").extend(batch);
+        Ok(())
+    })
+    .expect("collecting cannot fail");
+    all.into_inner().expect("not poisoned")
+}
+
+/// Makes every API file of the snapshot and hands them to `sink` in batches.
+pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
     let lists = postings(index);
     let buckets = bucket_count(&lists);
     let mut files = Vec::new();
@@ -158,6 +177,7 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
     for (b, content) in shard.iter().enumerate() {
         files.push((format!("api/shards/{b}.json"), to_bytes(content)));
     }
+    drop(shard);
 
     let mut ladder: BTreeMap<String, (Decimal, Vec<usize>)> = BTreeMap::new();
     for (id, e) in index.entries.iter().enumerate() {
@@ -169,33 +189,43 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
     rungs.sort_by(|a, b| a.0.cmp_exact(&b.0));
     let rungs: Vec<Value> = rungs.iter().map(|(p, ids)| json!([p.to_string(), encode_plain(ids)])).collect();
     files.push(("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs }))));
+    sink(std::mem::take(&mut files))?;
 
-    // Each record is serialised once; packs are those bytes joined.
-    let records: Vec<Vec<u8>> =
-        index.entries.par_iter().enumerate().map(|(id, e)| to_bytes(&record(e, id, index, method))).collect();
+    let record_bytes = |id: usize| to_bytes(&record(&index.entries[id], id, index, method));
+    // A pack is its records' bytes joined; each record is made again for each pack it is
+    // in (at most 64 per pack) rather than all kept in memory at once.
     let pack = |ids: &mut dyn Iterator<Item = usize>| -> Vec<u8> {
         let mut out = vec![b'['];
         for (i, id) in ids.enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(&records[id]);
+            out.extend_from_slice(&record_bytes(id));
         }
         out.push(b']');
         out
     };
+    for chunk in (0..index.entries.len()).collect::<Vec<_>>().chunks(BATCH) {
+        sink(chunk.par_iter().map(|&id| (format!("api/records/{id}.json"), record_bytes(id))).collect())?;
+    }
     let tokens: Vec<(&String, &Vec<(usize, bool)>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
     let with_files: Vec<&(&String, &Vec<(usize, bool)>)> =
         tokens.iter().filter(|(_, l)| l.len() >= MIN_POSTINGS_FOR_FILES).collect();
-    files.par_extend(with_files.par_iter().filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS).map(|(token, list)| {
-        (format!("api/packs/{}.json", token_file(token)), pack(&mut list.iter().map(|(id, _)| *id)))
-    }));
-    files.push(("api/packs/_browse.json".into(), pack(&mut (0..records.len().min(BROWSE_PACK_LEN)))));
-    files.par_extend(with_files.par_iter().map(|(token, list)| {
-        let a = single_word_answer(index, method, token, list);
-        (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
-    }));
-    files.extend(records.into_iter().enumerate().map(|(id, bytes)| (format!("api/records/{id}.json"), bytes)));
+    for chunk in with_files.chunks(BATCH) {
+        let mut batch: Vec<(String, Vec<u8>)> = chunk
+            .par_iter()
+            .filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS)
+            .map(|(token, list)| {
+                (format!("api/packs/{}.json", token_file(token)), pack(&mut list.iter().map(|(id, _)| *id)))
+            })
+            .collect();
+        batch.par_extend(chunk.par_iter().map(|(token, list)| {
+            let a = single_word_answer(index, method, token, list);
+            (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
+        }));
+        sink(batch)?;
+    }
+    files.push(("api/packs/_browse.json".into(), pack(&mut (0..index.entries.len().min(BROWSE_PACK_LEN)))));
 
     let aliases: BTreeMap<&str, &str> =
         method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
@@ -233,7 +263,7 @@ pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
     };
     files.push(("api/manifest.json".into(), to_bytes(&manifest)));
     files.push(("api/report.json".into(), to_bytes(&index.report)));
-    files
+    sink(files)
 }
 
 #[cfg(test)]
