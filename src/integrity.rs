@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{self, Snapshot};
+use crate::catalogue::snapshot::{self, Item, Snapshot};
 use crate::error::Error;
 
 const CORRECTIONS_JSON: &str = include_str!("../content/corrections.json");
@@ -114,13 +114,13 @@ pub struct Ledger {
 impl Ledger {
     /// Builds the ledger from `snapshots` (any order; read oldest first) as it stood on
     /// `as_of`: later snapshots are ignored, so an older dated build never changes.
-    pub fn build(snapshots: &[&Snapshot], as_of: &str, corrections: &Corrections) -> Ledger {
-        let mut ordered: Vec<&&Snapshot> = snapshots.iter().filter(|s| s.header.date.as_str() <= as_of).collect();
+    pub fn build<I: Item>(snapshots: &[&Snapshot<I>], as_of: &str, corrections: &Corrections) -> Ledger {
+        let mut ordered: Vec<&&Snapshot<I>> = snapshots.iter().filter(|s| s.header.date.as_str() <= as_of).collect();
         ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
         let mut ledger = Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() };
         for snap in ordered {
             for (position, item) in snap.items.iter().enumerate() {
-                let Ok(r) = Resource::from_value(item) else { continue };
+                let Ok(r) = Resource::from_value(&item.value()) else { continue };
                 let pay_to = r.pay_to_set();
                 let claims = ledger.claims.entry(r.url.clone()).or_default();
                 let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));

@@ -411,6 +411,9 @@ fn run(command: Command) -> Result<(), Error> {
     }
 }
 
+/// A snapshot whose items stay JSON text until each is read.
+type RawSnapshot = snapshot::Snapshot<Box<serde_json::value::RawValue>>;
+
 /// The index of a snapshot (default: the newest), judged with the stored snapshots up to
 /// it as ownership history.
 fn load_index(path: Option<PathBuf>, snapshots_dir: &std::path::Path) -> Result<(Index, Method<'static>), Error> {
@@ -427,13 +430,13 @@ fn load_index(path: Option<PathBuf>, snapshots_dir: &std::path::Path) -> Result<
     // Compile the screening patterns while the snapshots are read: both take time.
     let (history, method) = std::thread::scope(|scope| {
         let method = scope.spawn(Method::embedded);
-        let history: Result<Vec<(PathBuf, snapshot::Snapshot)>, Error> = integrity::history_for(&path)
-            .and_then(|paths| paths.into_iter().map(|p| snapshot::Snapshot::read(&p).map(|s| (p, s))).collect());
+        let history: Result<Vec<(PathBuf, RawSnapshot)>, Error> = integrity::history_for(&path)
+            .and_then(|paths| paths.into_iter().map(|p| snapshot::Snapshot::read_raw(&p).map(|s| (p, s))).collect());
         (history, method.join().expect("content files are valid"))
     });
     let history = history?;
     let snap = &history.iter().find(|(p, _)| *p == path).expect("a snapshot is its own history").1;
-    let refs: Vec<&snapshot::Snapshot> = history.iter().map(|(_, s)| s).collect();
+    let refs: Vec<&RawSnapshot> = history.iter().map(|(_, s)| s).collect();
     Ok((Index::build_with_history(snap, &refs, &method), method))
 }
 

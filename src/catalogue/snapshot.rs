@@ -56,16 +56,38 @@ pub struct Source {
     pub sha256: Option<String>,
 }
 
+/// A stored snapshot. Items are parsed JSON (`Value`) by default; the build reads them
+/// as raw text (`Box<RawValue>`, see [`Snapshot::read_raw`]) and parses each only while
+/// it is read, so a large snapshot's items never all sit in memory as JSON trees.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Snapshot {
+pub struct Snapshot<I = Value> {
     pub header: Header,
-    pub items: Vec<Value>,
+    pub items: Vec<I>,
+}
+
+/// One stored item, parsed or as raw JSON text.
+pub trait Item {
+    /// The item as JSON (parsed now when stored as text).
+    fn value(&self) -> std::borrow::Cow<'_, Value>;
+}
+
+impl Item for Value {
+    fn value(&self) -> std::borrow::Cow<'_, Value> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+impl Item for Box<serde_json::value::RawValue> {
+    fn value(&self) -> std::borrow::Cow<'_, Value> {
+        // The text was checked as JSON when the file was read, so this parse succeeds.
+        std::borrow::Cow::Owned(serde_json::from_str(self.get()).unwrap_or(Value::Null))
+    }
 }
 
 #[derive(Deserialize)]
-struct File {
+struct File<I> {
     header: Header,
-    items: Vec<Value>,
+    items: Vec<I>,
 }
 
 /// The current UTC time in whole seconds, RFC 3339: when a snapshot is recorded.
@@ -85,41 +107,22 @@ pub fn parse_date(date: &str) -> Result<Date, String> {
         .ok_or_else(|| format!("invalid date {date:?}: expected a calendar date written YYYY-MM-DD"))
 }
 
-impl Snapshot {
+impl<I> Snapshot<I> {
     pub fn date(&self) -> Date {
         parse_date(&self.header.date).expect("snapshot dates are validated on read and write")
     }
+}
 
+impl Snapshot<Box<serde_json::value::RawValue>> {
+    /// Reads a snapshot keeping each item as its JSON text: what the build uses.
+    pub fn read_raw(path: &Path) -> Result<Self, Error> {
+        read_file(path)
+    }
+}
+
+impl Snapshot {
     pub fn read(path: &Path) -> Result<Snapshot, Error> {
-        let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
-        let file: File =
-            serde_json::from_slice(&bytes).map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
-        let h = &file.header;
-        if h.format != FORMAT_NAME {
-            return Err(Error::input(path, format!("format is {:?}, expected {FORMAT_NAME:?}", h.format)));
-        }
-        if h.format_version != FORMAT_VERSION {
-            return Err(Error::SourceUnavailable {
-                what: format!(
-                    "{} is snapshot format {}, this x402dir reads format {FORMAT_VERSION}",
-                    path.display(),
-                    h.format_version
-                ),
-                fix: "re-import or re-fetch the snapshot with this version of x402dir".into(),
-            });
-        }
-        parse_date(&h.date).map_err(|e| Error::input(path, e))?;
-        if h.item_count != file.items.len() {
-            return Err(Error::input(
-                path,
-                format!(
-                    "header says {} items but the file holds {}; the file is damaged",
-                    h.item_count,
-                    file.items.len()
-                ),
-            ));
-        }
-        Ok(Snapshot { header: file.header, items: file.items })
+        read_file(path)
     }
 
     /// Serialises the snapshot: the header on the first lines, then one item per line.
@@ -135,6 +138,35 @@ impl Snapshot {
     pub fn write_into(&self, dir: &Path, overwrite: bool) -> Result<PathBuf, Error> {
         write_streaming(dir, &self.header, overwrite, self.items.iter().map(Ok))
     }
+}
+
+/// Reads and checks a stored snapshot, items as `I`.
+fn read_file<I: serde::de::DeserializeOwned>(path: &Path) -> Result<Snapshot<I>, Error> {
+    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    let file: File<I> =
+        serde_json::from_slice(&bytes).map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+    let h = &file.header;
+    if h.format != FORMAT_NAME {
+        return Err(Error::input(path, format!("format is {:?}, expected {FORMAT_NAME:?}", h.format)));
+    }
+    if h.format_version != FORMAT_VERSION {
+        return Err(Error::SourceUnavailable {
+            what: format!(
+                "{} is snapshot format {}, this x402dir reads format {FORMAT_VERSION}",
+                path.display(),
+                h.format_version
+            ),
+            fix: "re-import or re-fetch the snapshot with this version of x402dir".into(),
+        });
+    }
+    parse_date(&h.date).map_err(|e| Error::input(path, e))?;
+    if h.item_count != file.items.len() {
+        return Err(Error::input(
+            path,
+            format!("header says {} items but the file holds {}; the file is damaged", h.item_count, file.items.len()),
+        ));
+    }
+    Ok(Snapshot { header: file.header, items: file.items })
 }
 
 /// The stored layout, item by item: a header line, then one item per line. Returns how

@@ -13,7 +13,7 @@ use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{Header, Snapshot};
+use crate::catalogue::snapshot::{Header, Item, Snapshot};
 use crate::integrity::{is_owners, Claim, Ledger, Standing};
 use crate::site::paths::{host_of, resource_slug};
 
@@ -131,26 +131,26 @@ pub struct Index {
 
 impl Index {
     /// The index of a snapshot judged on its own (no earlier snapshots as history).
-    pub fn build(snapshot: &Snapshot, method: &Method) -> Index {
+    pub fn build<I: Item>(snapshot: &Snapshot<I>, method: &Method) -> Index {
         let ledger = Ledger::build(&[snapshot], &snapshot.header.date, method.corrections);
         Index::build_with(snapshot, method, &ledger)
     }
 
     /// The index of a snapshot judged with `history` (the stored snapshots up to and
     /// including it) deciding who owns each URL.
-    pub fn build_with_history(snapshot: &Snapshot, history: &[&Snapshot], method: &Method) -> Index {
+    pub fn build_with_history<I: Item>(snapshot: &Snapshot<I>, history: &[&Snapshot<I>], method: &Method) -> Index {
         let ledger = Ledger::build(history, &snapshot.header.date, method.corrections);
         Index::build_with(snapshot, method, &ledger)
     }
 
     /// The index of a snapshot with ownership decided by `ledger` (SPEC §4).
-    pub fn build_with(snapshot: &Snapshot, method: &Method, ledger: &Ledger) -> Index {
+    pub fn build_with<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: &Ledger) -> Index {
         let date = snapshot.date();
         let mut report = Report::default();
         // Group listings by exact URL, keeping snapshot positions.
         let mut by_url: BTreeMap<String, Vec<(usize, Resource)>> = BTreeMap::new();
         for (position, item) in snapshot.items.iter().enumerate() {
-            match Resource::from_value(item) {
+            match Resource::from_value(&item.value()) {
                 Ok(r) => by_url.entry(r.url.clone()).or_default().push((position, r)),
                 Err(rejection) => report.rejected.push(Rejected { position, reason: rejection.reason }),
             }

@@ -29,6 +29,8 @@ use output::Output;
 use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
 use shards::Sink;
 
+type RawItem = Box<serde_json::value::RawValue>;
+
 /// Files every snapshot folder carries under `static/`.
 const ASSETS: &[(&str, &str)] = &[
     ("composer.js", include_str!("../../static/composer.js")),
@@ -104,14 +106,15 @@ pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Ve
     let mut needed: Vec<PathBuf> = histories.iter().flatten().cloned().collect();
     needed.sort();
     needed.dedup();
-    let read: Vec<Snapshot> = needed.par_iter().map(|p| Snapshot::read(p)).collect::<Result<_, _>>()?;
-    let by_path: BTreeMap<&PathBuf, &Snapshot> = needed.iter().zip(&read).collect();
+    // Items stay JSON text until each is read: a large snapshot never sits in memory as trees.
+    let read: Vec<Snapshot<RawItem>> = needed.par_iter().map(|p| Snapshot::read_raw(p)).collect::<Result<_, _>>()?;
+    let by_path: BTreeMap<&PathBuf, &Snapshot<RawItem>> = needed.iter().zip(&read).collect();
     Ok(snapshots
         .par_iter()
         .zip(&histories)
         .map(|(path, history)| {
             let snapshot = by_path[path];
-            let refs: Vec<&Snapshot> = history.iter().map(|p| by_path[p]).collect();
+            let refs: Vec<&Snapshot<RawItem>> = history.iter().map(|p| by_path[p]).collect();
             Index::build_with_history(snapshot, &refs, method)
         })
         .collect())
