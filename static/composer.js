@@ -9,8 +9,8 @@ export const METHOD_VERSION = "1.0.0";
 // The layout of the API folder this composer reads (manifest.api_version).
 const API_VERSION = 2;
 
-export const MIN_TOKEN_CHARS = 2;
-export const MAX_TOKENS = 8;
+const MIN_TOKEN_CHARS = 2;
+const MAX_TOKENS = 8;
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
 const MAX_DECIMALS = 18;
@@ -75,7 +75,7 @@ function isWordChar(cp) {
 // Normalising and tokenising (method §3.1, §3.2), as src/method/normalise.rs.
 
 /** Calls emit(word, lengthInCodePoints) for each lower-cased word of `text`, in order. */
-export function forEachWord(text, emit) {
+function forEachWord(text, emit) {
   let word = "";
   let length = 0;
   // for…of walks code points; a lone surrogate arrives on its own and is in no range.
@@ -113,13 +113,23 @@ export function normalise(text) {
 
 /** The tokens of a query and what was left out of them (Rust's `tokenise`). */
 export function tokenise(query) {
-  const out = { tokens: [], dropped_short: [], dropped_over_limit: [] };
+  const { dropped_stopwords: _, ...out } = tokeniseExcept(query, () => false);
+  return out;
+}
+
+/**
+ * `tokenise`, also leaving out the words `skip` names (Rust's `tokenise_except`, for
+ * explore's stopwords): they are returned apart, in query order, and take no place.
+ */
+export function tokeniseExcept(query, skip) {
+  const out = { tokens: [], dropped_short: [], dropped_over_limit: [], dropped_stopwords: [] };
   const seen = new Set();
   forEachWord(query, (w, length) => {
     // A repeat is skipped before it is classified, so it is never reported twice.
     if (seen.has(w)) return;
     seen.add(w);
     if (length < MIN_TOKEN_CHARS) out.dropped_short.push(w);
+    else if (skip(w)) out.dropped_stopwords.push(w);
     else if (out.tokens.length >= MAX_TOKENS) out.dropped_over_limit.push(w);
     else out.tokens.push(w);
   });
@@ -333,11 +343,13 @@ export async function loadManifest(fetchJson) {
 }
 
 export const fill = (template, name, value) => template.replace(`{${name}}`, String(value));
-export const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 
-/** The shard files holding `keys`, each fetched once, in parallel: key -> list or null. */
-async function fetchPostings(fetchJson, manifest, keys) {
-  const { buckets, path } = manifest.shards;
+/**
+ * The values of `keys` from bucketed files (`{ buckets, path }`, bucket
+ * fnv1a32(key) % buckets), each file fetched once, in parallel: key -> value or null.
+ */
+export async function fetchBuckets(fetchJson, { buckets, path }, keys) {
   const bucketOf = new Map(keys.map((key) => [key, fnv1a32(key) % buckets]));
   const wanted = [...new Set(bucketOf.values())];
   const files = await Promise.all(wanted.map((b) => need(fetchJson, fill(path, "bucket", b))));
@@ -385,7 +397,7 @@ async function matches(fetchJson, manifest, tokens, filters) {
     keys.push(networkKey(canonicalNetwork(manifest, filters.network)));
   }
   const [postings, prices] = await Promise.all([
-    keys.length > 0 ? fetchPostings(fetchJson, manifest, keys) : new Map(),
+    keys.length > 0 ? fetchBuckets(fetchJson, manifest.shards, keys) : new Map(),
     filters.max_price !== null ? need(fetchJson, manifest.prices.path) : null,
   ]);
   const lists = keys.map((key) => postings.get(key));

@@ -11,20 +11,17 @@ import {
   count,
   el,
   errorView,
+  fetchBuckets,
   fill,
-  fnv1a32,
-  forEachWord,
-  MAX_TOKENS,
-  MIN_TOKEN_CHARS,
   httpSource,
   loadManifest,
   need,
-  own,
   parseFilters,
   pathOf,
   ratioWithCounts,
   read,
   resourceCell,
+  tokeniseExcept,
 } from "./composer.js";
 
 export const EXPLORE_VERSION = "1.0.0";
@@ -49,27 +46,9 @@ async function loadExplore(fetchJson) {
 
 /** Rust's explore_words: the method's words, less stopwords (from the explore manifest). */
 export function exploreWords(text, stopwords) {
-  const out = { words: [], dropped_short: [], dropped_stopwords: [], dropped_over_limit: [] };
   const stop = new Set(stopwords);
-  const seen = new Set();
-  forEachWord(text, (w, length) => {
-    if (seen.has(w)) return;
-    seen.add(w);
-    if (length < MIN_TOKEN_CHARS) out.dropped_short.push(w);
-    else if (stop.has(w)) out.dropped_stopwords.push(w);
-    else if (out.words.length >= MAX_TOKENS) out.dropped_over_limit.push(w);
-    else out.words.push(w);
-  });
-  return out;
-}
-
-/** The bucket files holding `keys` (fetched once each): key -> value or null. */
-async function lookup(fetchJson, { buckets, path }, keys) {
-  const bucketOf = new Map(keys.map((key) => [key, fnv1a32(key) % buckets]));
-  const wanted = [...new Set(bucketOf.values())];
-  const files = await Promise.all(wanted.map((b) => need(fetchJson, fill(path, "bucket", b))));
-  const shard = new Map(wanted.map((b, i) => [b, files[i]]));
-  return new Map(keys.map((key) => [key, own(shard.get(bucketOf.get(key)), key) ?? null]));
+  const { tokens, ...dropped } = tokeniseExcept(text, (w) => stop.has(w));
+  return { words: tokens, ...dropped };
 }
 
 /** Signed bytes from base64. */
@@ -91,7 +70,7 @@ const byValueThenId = (a, b) => b[1] - a[1] || a[0] - b[0];
 
 async function bm25List(fetchJson, explore, words) {
   if (words.length === 0) return [];
-  const postings = await lookup(fetchJson, explore.terms, words);
+  const postings = await fetchBuckets(fetchJson, explore.terms, words);
   const totals = new Map();
   for (const word of words) {
     const flat = postings.get(word) ?? [];
@@ -103,7 +82,7 @@ async function bm25List(fetchJson, explore, words) {
 async function denseList(fetchJson, explore, words) {
   const none = { ids: [], missing: [...words], listsRead: 0, compared: 0 };
   if (words.length === 0) return none;
-  const rows = await lookup(fetchJson, explore.words, words);
+  const rows = await fetchBuckets(fetchJson, explore.words, words);
   const q = new Array(explore.words.dims).fill(0);
   const missing = [];
   let any = false;

@@ -84,7 +84,7 @@ fn ranks_are_the_positions_in_each_list() {
     let index = december();
     let table = VectorTable::embedded();
     let ex = Explore::build(&index, table);
-    let r = ex.retrieve("token price chart", table, false);
+    let r = ex.retrieve("token price chart", table);
     assert!(!r.bm25.is_empty() && !r.dense.is_empty());
     let mut fused_seen = HashSet::new();
     for f in &r.fused {
@@ -109,7 +109,7 @@ fn stopwords_and_withheld_text_never_reach_the_explore_index() {
     // 40 of December's withheld descriptions are Heurist's "MANDATORY ..." text.
     assert!(index.entries.iter().filter(|e| e.withheld.is_some()).count() >= 40);
     assert!(!ex.bm25.postings.contains_key("mandatory"), "withheld words leaked into explore");
-    let empty = ex.retrieve("the of and", VectorTable::embedded(), false);
+    let empty = ex.retrieve("the of and", VectorTable::embedded());
     assert!(empty.fused.is_empty() && empty.words.words.is_empty());
     assert_eq!(empty.words.dropped_stopwords, ["the", "of", "and"]);
 }

@@ -109,7 +109,7 @@ pub fn explore(
     text: &str,
     limit: usize,
 ) -> ExploreAnswer {
-    let r = explore.retrieve(text, table, false);
+    let r = explore.retrieve(text, table);
     let data: Vec<ExploreRow> = r
         .fused
         .iter()

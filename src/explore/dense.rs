@@ -142,21 +142,32 @@ impl Dense {
     /// Documents by descending similarity (ties: ascending id), only those with a
     /// positive one, at most `depth`; through the inverted file, or over every document
     /// when `exact` (the reference the evaluation compares the inverted file with).
-    pub fn search(&self, q: &[i64; DIMS], depth: usize, exact: bool) -> Vec<(u32, f64)> {
-        let candidates: Vec<u32> = if exact {
-            (0..self.vectors.len() as u32).collect()
+    pub fn search(&self, q: &[i64; DIMS], depth: usize, exact: bool) -> DenseList {
+        let (candidates, lists_read): (Vec<u32>, usize) = if exact {
+            ((0..self.vectors.len() as u32).collect(), self.ivf.lists.len())
         } else {
-            self.ivf.probe(q).into_iter().flat_map(|list| self.ivf.lists[list].iter().copied()).collect()
+            let probed = self.ivf.probe(q);
+            (probed.iter().flat_map(|&list| self.ivf.lists[list].iter().copied()).collect(), probed.len())
         };
         let mut scored: Vec<(u32, f64)> = candidates
-            .into_iter()
-            .filter_map(|id| self.vectors[id as usize].as_ref().map(|v| (id, v.similarity(q))))
+            .iter()
+            .filter_map(|&id| self.vectors[id as usize].as_ref().map(|v| (id, v.similarity(q))))
             .filter(|(_, s)| *s > 0.0)
             .collect();
+        let documents_compared = candidates.iter().filter(|&&id| self.vectors[id as usize].is_some()).count();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored.truncate(depth);
-        scored
+        DenseList { ids: scored.into_iter().map(|(id, _)| id).collect(), lists_read, documents_compared }
     }
+}
+
+/// A dense list and what it took to make it.
+#[derive(Debug, Clone, Default)]
+pub struct DenseList {
+    /// Ids by descending similarity.
+    pub ids: Vec<u32>,
+    pub lists_read: usize,
+    pub documents_compared: usize,
 }
 
 /// An inverted-file index: centroids and the documents nearest each.

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use super::vectors::VectorTable;
-use super::Explore;
+use super::{Explore, LIST_DEPTH};
 use crate::method::answer::answer;
 use crate::method::index::Index;
 use crate::method::query::Filters;
@@ -186,14 +186,20 @@ pub fn evaluate_with(
     let mut overlap = 0usize;
     let mut overlap_of = 0usize;
     for q in &set.queries {
-        let r = explore.retrieve(&q.query, table, false);
-        let exact = explore.retrieve(&q.query, table, true);
+        let r = explore.retrieve(&q.query, table);
+        // The reference: the same query vector compared with every document.
+        let exact: Vec<u32> = explore
+            .dense
+            .embed_query(&r.words.words, table)
+            .0
+            .map(|v| explore.dense.search(&v, LIST_DEPTH, true).ids)
+            .unwrap_or_default();
         let method_answer = answer(index, method, &q.query, &limit);
         let lists: [(&'static str, Vec<&str>); 6] = [
             ("method", method_answer.data.iter().map(|row| row.resource.as_str()).collect()),
             ("bm25", r.bm25.iter().map(|&i| url(i)).collect()),
             ("dense", r.dense.iter().map(|&i| url(i)).collect()),
-            ("dense_exact", exact.dense.iter().map(|&i| url(i)).collect()),
+            ("dense_exact", exact.iter().map(|&i| url(i)).collect()),
             ("fused", {
                 let mut by_fused = r.fused.clone();
                 by_fused.sort_by_key(|f| f.ranks.fused);
@@ -201,7 +207,7 @@ pub fn evaluate_with(
             }),
             ("explore", r.fused.iter().map(|f| url(f.id)).collect()),
         ];
-        let top_exact: Vec<u32> = exact.dense.iter().take(CUTOFF).copied().collect();
+        let top_exact = &exact[..exact.len().min(CUTOFF)];
         overlap += r.dense.iter().take(CUTOFF).filter(|i| top_exact.contains(i)).count();
         overlap_of += top_exact.len();
         let mut scores = BTreeMap::new();

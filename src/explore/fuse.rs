@@ -5,6 +5,8 @@
 //! published with the result. The arithmetic is IEEE-754 double addition and division
 //! done in one fixed order, which JavaScript performs bit for bit the same.
 
+use std::cmp::Ordering;
+
 use serde::Serialize;
 
 /// The `k` of reciprocal rank fusion: a result at rank r contributes 1 / (k + r).
@@ -99,24 +101,12 @@ pub fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts) -> Vec<Fu
     out.into_iter().map(|(_, f)| f).collect()
 }
 
-/// Competition ranks (1 = best, ties share) of `values` under `better`-first order;
-/// `None` stays `None`.
-pub fn competition_ranks<T: Ord + Copy>(values: &[Option<T>], descending: bool) -> Vec<Option<u32>> {
-    let mut known: Vec<T> = values.iter().flatten().copied().collect();
-    known.sort_unstable();
-    values
-        .iter()
-        .map(|v| {
-            v.map(|v| {
-                let better = if descending {
-                    known.len() - known.partition_point(|&x| x <= v)
-                } else {
-                    known.partition_point(|&x| x < v)
-                };
-                better as u32 + 1
-            })
-        })
-        .collect()
+/// Competition ranks (1 = best, ties share) of `values`, where `order` puts the better
+/// of two values first; `None` stays `None`.
+pub fn competition_ranks<T>(values: &[Option<T>], order: impl Fn(&T, &T) -> Ordering) -> Vec<Option<u32>> {
+    let mut known: Vec<&T> = values.iter().flatten().collect();
+    known.sort_by(|a, b| order(a, b));
+    values.iter().map(|v| v.as_ref().map(|v| known.partition_point(|x| order(x, v).is_lt()) as u32 + 1)).collect()
 }
 
 #[cfg(test)]
@@ -149,7 +139,7 @@ mod tests {
     #[test]
     fn competition_ranks_share_ties_and_keep_unknowns() {
         let v = [Some(5u64), None, Some(9), Some(5), Some(1)];
-        assert_eq!(competition_ranks(&v, true), vec![Some(2), None, Some(1), Some(2), Some(4)]);
-        assert_eq!(competition_ranks(&v, false), vec![Some(2), None, Some(4), Some(2), Some(1)]);
+        assert_eq!(competition_ranks(&v, |a, b| b.cmp(a)), vec![Some(2), None, Some(1), Some(2), Some(4)]);
+        assert_eq!(competition_ranks(&v, |a, b| a.cmp(b)), vec![Some(2), None, Some(4), Some(2), Some(1)]);
     }
 }

@@ -16,6 +16,7 @@ pub mod fuse;
 pub mod vectors;
 pub mod words;
 
+use crate::method::assets::Decimal;
 use crate::method::index::Index;
 use bm25::Bm25;
 use dense::Dense;
@@ -59,45 +60,32 @@ impl Explore {
         let documents: Vec<Vec<String>> = index.entries.iter().map(document::document).collect();
         let payers: Vec<Option<u64>> = index.entries.iter().map(|e| e.figures.unique_payers_30d).collect();
         let recency: Vec<Option<u64>> = index.entries.iter().map(|e| e.figures.days_since_last_call).collect();
-        // Prices compare exactly as decimals: rank them by sorting, not by converting.
-        let mut priced: Vec<(usize, &crate::method::assets::Decimal)> =
-            index.entries.iter().enumerate().filter_map(|(i, e)| e.min_price_usd.as_ref().map(|p| (i, p))).collect();
-        priced.sort_by(|a, b| a.1.cmp_exact(b.1));
-        let mut price = vec![None; index.entries.len()];
-        let mut rank = 0u32;
-        for (k, (i, p)) in priced.iter().enumerate() {
-            if k == 0 || priced[k - 1].1.cmp_exact(p).is_ne() {
-                rank = k as u32 + 1;
-            }
-            price[*i] = Some(rank);
-        }
-        let payers = competition_ranks(&payers, true);
-        let recency = competition_ranks(&recency, false);
+        let price: Vec<Option<&Decimal>> = index.entries.iter().map(|e| e.min_price_usd.as_ref()).collect();
+        let payers = competition_ranks(&payers, |a, b| b.cmp(a));
+        let recency = competition_ranks(&recency, |a, b| a.cmp(b));
+        // Prices compare exactly as decimals, never converted.
+        let price = competition_ranks(&price, |a, b| a.cmp_exact(b));
         let facts = (0..index.entries.len())
             .map(|i| Facts { payers: payers[i], recency: recency[i], price: price[i] })
             .collect();
         Explore { bm25: Bm25::build(&documents), dense: Dense::build(&documents, table), facts }
     }
 
-    /// Runs both retrievers and fuses them. `exact_dense` compares every document
-    /// instead of reading the inverted file (for the evaluation's reference).
-    pub fn retrieve(&self, text: &str, table: &VectorTable, exact_dense: bool) -> Retrieval {
+    /// Runs both retrievers and fuses them.
+    pub fn retrieve(&self, text: &str, table: &VectorTable) -> Retrieval {
         let tokens = words::explore_words(text);
         let bm25: Vec<u32> = self.bm25.search(&tokens.words, LIST_DEPTH).into_iter().map(|(id, _)| id).collect();
         let (q, words_without_vector) = self.dense.embed_query(&tokens.words, table);
-        let (mut dense, mut lists_read, mut documents_compared) = (Vec::new(), 0, 0);
-        if let Some(q) = q {
-            if exact_dense {
-                lists_read = self.dense.ivf.lists.len();
-                documents_compared = self.dense.vectors.iter().flatten().count();
-            } else {
-                let probed = self.dense.ivf.probe(&q);
-                lists_read = probed.len();
-                documents_compared = probed.iter().map(|&l| self.dense.ivf.lists[l].len()).sum();
-            }
-            dense = self.dense.search(&q, LIST_DEPTH, exact_dense).into_iter().map(|(id, _)| id).collect();
+        let dense = q.map(|q| self.dense.search(&q, LIST_DEPTH, false)).unwrap_or_default();
+        let fused = fuse::fuse(&bm25, &dense.ids, |id| self.facts[id as usize]);
+        Retrieval {
+            words: tokens,
+            words_without_vector,
+            bm25,
+            dense: dense.ids,
+            lists_read: dense.lists_read,
+            documents_compared: dense.documents_compared,
+            fused,
         }
-        let fused = fuse::fuse(&bm25, &dense, |id| self.facts[id as usize]);
-        Retrieval { words: tokens, words_without_vector, bm25, dense, lists_read, documents_compared, fused }
     }
 }

@@ -1,12 +1,10 @@
 //! How explore reads a need: the method's words, less stopwords (explore §2).
 
-use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::method::normalise::for_each_word;
-use crate::method::query::{MAX_TOKENS, MIN_TOKEN_CHARS};
+use crate::method::query::tokenise_except;
 
 static STOPWORDS_TXT: &str = include_str!("../../content/explore/stopwords.txt");
 
@@ -42,28 +40,13 @@ pub struct Words {
 /// Cuts and lower-cases words by the method's rule; keeps the first occurrence of each;
 /// drops words under two characters and stopwords; keeps the first eight.
 pub fn explore_words(text: &str) -> Words {
-    let mut out = Words {
-        words: Vec::new(),
-        dropped_short: Vec::new(),
-        dropped_stopwords: Vec::new(),
-        dropped_over_limit: Vec::new(),
-    };
-    let mut seen: HashSet<String> = HashSet::new();
-    for_each_word(text, |w| {
-        if !seen.insert(w.to_owned()) {
-            return;
-        }
-        if w.chars().count() < MIN_TOKEN_CHARS {
-            out.dropped_short.push(w.to_owned());
-        } else if is_stopword(w) {
-            out.dropped_stopwords.push(w.to_owned());
-        } else if out.words.len() >= MAX_TOKENS {
-            out.dropped_over_limit.push(w.to_owned());
-        } else {
-            out.words.push(w.to_owned());
-        }
-    });
-    out
+    let (tokens, dropped_stopwords) = tokenise_except(text, is_stopword);
+    Words {
+        words: tokens.tokens,
+        dropped_short: tokens.dropped_short,
+        dropped_stopwords,
+        dropped_over_limit: tokens.dropped_over_limit,
+    }
 }
 
 #[cfg(test)]

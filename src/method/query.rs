@@ -27,7 +27,14 @@ pub struct Tokens {
 /// Splits a query into tokens: lower-case, split on non-alphanumeric, de-duplicate
 /// keeping the first occurrence, drop tokens under two characters, keep the first eight.
 pub fn tokenise(query: &str) -> Tokens {
+    tokenise_except(query, |_| false).0
+}
+
+/// [`tokenise`], also leaving out the words `skip` names (explore's stopwords), which
+/// are returned apart, in query order, and take no place among the eight.
+pub fn tokenise_except(query: &str, skip: impl Fn(&str) -> bool) -> (Tokens, Vec<String>) {
     let mut out = Tokens { tokens: Vec::new(), dropped_short: Vec::new(), dropped_over_limit: Vec::new() };
+    let mut skipped = Vec::new();
     // A set, not a list: a pasted wall of text must not make this quadratic.
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for_each_word(query, |w| {
@@ -36,13 +43,15 @@ pub fn tokenise(query: &str) -> Tokens {
         }
         if w.chars().count() < MIN_TOKEN_CHARS {
             out.dropped_short.push(w.to_owned());
+        } else if skip(w) {
+            skipped.push(w.to_owned());
         } else if out.tokens.len() >= MAX_TOKENS {
             out.dropped_over_limit.push(w.to_owned());
         } else {
             out.tokens.push(w.to_owned());
         }
     });
-    out
+    (out, skipped)
 }
 
 /// The conjunctive filters of §3.3, validated.

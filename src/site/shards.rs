@@ -205,8 +205,10 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
         out.push(b']');
         out
     };
-    for chunk in (0..index.entries.len()).collect::<Vec<_>>().chunks(BATCH) {
-        sink(chunk.par_iter().map(|&id| (format!("api/records/{id}.json"), record_bytes(id))).collect())?;
+    let n = index.entries.len();
+    for start in (0..n).step_by(BATCH) {
+        let ids = start..(start + BATCH).min(n);
+        sink(ids.into_par_iter().map(|id| (format!("api/records/{id}.json"), record_bytes(id))).collect())?;
     }
     let tokens: Vec<(&String, &Vec<(usize, bool)>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
     let with_files: Vec<&(&String, &Vec<(usize, bool)>)> =
