@@ -7,7 +7,7 @@ import { WORD, LOWER, LOWER_MULTI } from "./chars.js";
 
 export const METHOD_VERSION = "1.0.0";
 // The layout of the API folder this composer reads (manifest.api_version).
-const API_VERSION = 2;
+const API_VERSION = 3;
 
 const MIN_TOKEN_CHARS = 2;
 const MAX_TOKENS = 8;
@@ -390,6 +390,36 @@ function idsWithinPrice(prices, maxPrice) {
   return ids;
 }
 
+/** The index of the part of a split list that would hold `id` (`from`: each part's first id). */
+function partOf(from, id) {
+  let lo = 0;
+  let hi = from.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (from[mid] <= id) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The parts `wanted` of the split posting list of `key`, decoded and joined in order. A
+ * list of only some parts is still the whole list over their id ranges, which is all an
+ * intersection with ids inside those ranges needs.
+ */
+async function fetchParts(fetchJson, shards, key, wanted) {
+  const file = await tokenFile(key);
+  const parts = await Promise.all(
+    wanted.map((part) => need(fetchJson, fill(fill(shards.parts_path, "token_file", file), "part", part))),
+  );
+  const joined = { ids: [], flags: [] };
+  for (const part of parts.map(decodePostings)) {
+    joined.ids.push(...part.ids);
+    joined.flags.push(...part.flags);
+  }
+  return joined;
+}
+
 /** Every qualifying id with its match_score, unordered. */
 async function matches(fetchJson, manifest, tokens, filters) {
   const keys = [...tokens];
@@ -400,12 +430,29 @@ async function matches(fetchJson, manifest, tokens, filters) {
     keys.length > 0 ? fetchBuckets(fetchJson, manifest.shards, keys) : new Map(),
     filters.max_price !== null ? need(fetchJson, manifest.prices.path) : null,
   ]);
-  const lists = keys.map((key) => postings.get(key));
-  if (lists.includes(null)) return { found: [], rarest: null }; // a key absent from its bucket matches nothing
-  const decoded = lists.map(decodePostings);
-  let found = decoded.length > 0
-    ? intersect(decoded)
+  const values = keys.map((key) => postings.get(key));
+  if (values.includes(null)) return { found: [], rarest: null }; // a key absent from its bucket matches nothing
+  // A list is in its shard whole (an array), or split ({count, from}: docs/static-api.md).
+  const counts = values.map((v) => (Array.isArray(v) ? v.length : v.count));
+  const whole = [];
+  const split = [];
+  values.forEach((v, i) => (Array.isArray(v) ? whole.push(decodePostings(v)) : split.push({ key: keys[i], ...v })));
+  split.sort((a, b) => a.count - b.count);
+  // With no whole list to narrow by, the shortest split list is read in full.
+  if (whole.length === 0 && split.length > 0) {
+    const { key, from } = split.shift();
+    whole.push(await fetchParts(fetchJson, manifest.shards, key, from.map((_, part) => part)));
+  }
+  let found = whole.length > 0
+    ? intersect(whole)
     : Array.from({ length: manifest.counts.entries }, (_, id) => ({ id, score: 0 }));
+  // Of the other split lists, only the parts that could hold a remaining id.
+  for (const { key, from } of split) {
+    if (found.length === 0) break;
+    const wanted = [...new Set(found.map(({ id }) => partOf(from, id)))].sort((a, b) => a - b);
+    const list = await fetchParts(fetchJson, manifest.shards, key, wanted);
+    found = intersect([{ ids: found.map((m) => m.id), flags: found.map((m) => m.score) }, list]);
+  }
   if (prices !== null) {
     const affordable = idsWithinPrice(prices, filters.max_price);
     found = found.filter((m) => affordable.has(m.id));
@@ -413,7 +460,7 @@ async function matches(fetchJson, manifest, tokens, filters) {
   // Every result contains every token, so the rarest token's record pack holds them all.
   let rarest = null;
   tokens.forEach((token, i) => {
-    if (rarest === null || decoded[i].ids.length < rarest.count) rarest = { token, count: decoded[i].ids.length };
+    if (rarest === null || counts[i] < rarest.count) rarest = { token, count: counts[i] };
   });
   return { found, rarest };
 }
@@ -434,7 +481,7 @@ export async function tokenFile(token) {
 
 /**
  * The records of `ids`, in order, in as few requests as the packs allow: the rarest
- * token's pack, or the browse pack when every id is in it, else one file per record.
+ * token's pack, or the browse pack when every id is in it, else their record blocks.
  */
 async function fetchRecords(fetchJson, manifest, ids, rarest) {
   const packs = manifest.packs;
@@ -447,7 +494,21 @@ async function fetchRecords(fetchJson, manifest, ids, rarest) {
     // A pack missing an id would be a build fault: fall back rather than guess.
     if (ids.every((id) => byId.has(id))) return ids.map((id) => byId.get(id));
   }
-  return Promise.all(ids.map((id) => need(fetchJson, fill(manifest.records.path, "id", id))));
+  return recordsInBlocks(fetchJson, manifest.records, ids);
+}
+
+/**
+ * The records of `ids`, in order, from their blocks (`records` of a manifest: a path
+ * with {block} and the ids per block), each block fetched once.
+ */
+export async function recordsInBlocks(fetchJson, records, ids) {
+  const blocks = [...new Set(ids.map((id) => Math.floor(id / records.block)))];
+  const fetched = await Promise.all(blocks.map((b) => need(fetchJson, fill(records.path, "block", b))));
+  const byId = new Map(fetched.flat().map((record) => [record.id, record]));
+  return ids.map((id) => {
+    if (!byId.has(id)) throw new SourceUnavailable(`record ${id} is missing from its block`, REBUILD);
+    return byId.get(id);
+  });
 }
 
 /** A record as an answer row: without id and slug, with match_score where Rust's Row has it. */

@@ -20,6 +20,7 @@ import {
   pathOf,
   ratioWithCounts,
   read,
+  recordsInBlocks,
   resourceCell,
   tokeniseExcept,
 } from "./composer.js";
@@ -180,7 +181,7 @@ async function run(fetchJson, text, limit) {
   const candidates = [...new Set([...bm25, ...dense.ids])];
   const fused = fuse(explore, bm25, dense.ids, await facts(fetchJson, explore, candidates));
   const top = fused.slice(0, limit);
-  const records = await Promise.all(top.map(({ id }) => need(fetchJson, fill(explore.records.path, "id", id))));
+  const records = await recordsInBlocks(fetchJson, explore.records, top.map(({ id }) => id));
   const data = records.map((record, i) => {
     const row = { position: i + 1 };
     for (const field of ROW_FIELDS) row[field] = record[field];

@@ -1,7 +1,7 @@
 """Validate a built site's JSON against the published JSON Schemas (content/schema/).
 
 Usage: python3 tests/check_schemas.py PUBLIC_DIR [EXPLORE_ANSWERS_DIR]
-Checks every manifest, every record and every single-token answer of every dated
+Checks every manifest, every record block and pack, and every single-token answer of every dated
 folder, and every explore envelope (*.json) in EXPLORE_ANSWERS_DIR when given. Exits non-zero, naming the file and the failing path, on the first mismatch.
 """
 import json
@@ -20,14 +20,14 @@ def main(public: pathlib.Path, explore: pathlib.Path | None) -> int:
     )
     validators = {
         name: Draft202012Validator(schemas[f"{name}.schema.json"], registry=registry)
-        for name in ("answer", "record", "manifest", "explore-answer")
+        for name in ("answer", "record-block", "manifest", "explore-answer")
     }
     for v in validators.values():
         Draft202012Validator.check_schema(v.schema)
     checked = 0
     for day in sorted(p for p in public.iterdir() if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.name)):
         api = day / "api"
-        groups = [("manifest", [api / "manifest.json"]), ("record", api.glob("records/*.json")), ("answer", api.glob("q/*.json"))]
+        groups = [("manifest", [api / "manifest.json"]), ("record-block", api.glob("records/*.json")), ("record-block", api.glob("packs/*.json")), ("answer", api.glob("q/*.json"))]
         for kind, files in groups:
             for f in files:
                 errors = sorted(validators[kind].iter_errors(json.loads(f.read_text())), key=lambda e: list(e.path))

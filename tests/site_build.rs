@@ -77,7 +77,6 @@ fn mini_site_has_the_expected_tree() {
         format!("{d}/api/prices.json"),
         format!("{d}/api/report.json"),
         format!("{d}/api/records/0.json"),
-        format!("{d}/api/records/2.json"),
         format!("{d}/api/q/weather.json"),
         format!("{d}/static/composer.js"),
         format!("{d}/static/chars.js"),
@@ -86,7 +85,8 @@ fn mini_site_has_the_expected_tree() {
     ] {
         assert!(files.contains_key(&expected), "missing {expected}");
     }
-    assert!(!files.contains_key(&format!("{d}/api/records/3.json")));
+    // Three records fit one block (ids 0 to 31).
+    assert!(!files.contains_key(&format!("{d}/api/records/1.json")));
     let pages: Vec<&String> = files.keys().filter(|k| k.starts_with(&format!("{d}/r/"))).collect();
     assert_eq!(pages.len(), 3);
     assert_eq!(
@@ -119,17 +119,21 @@ fn mini_site_api_matches_hand_worked_expectations() {
     assert_eq!(posting("@network:eip155:84532"), json!([4]));
     assert_eq!(json_file(&api.join("prices.json")), json!({"ladder": [["0.001", [0]], ["0.02", [1]]]}));
     // The pack of a token holds exactly the records of its postings, in id order.
+    let block = json_file(&api.join("records/0.json"));
+    let record = |id: usize| block[id].clone();
+    assert_eq!(block.as_array().unwrap().iter().map(|r| r["id"].as_u64().unwrap()).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(manifest["records"], json!({"path": "records/{block}.json", "block": 32}));
     let pack = json_file(&api.join("packs/weather.json"));
-    assert_eq!(pack, json!([json_file(&api.join("records/0.json")), json_file(&api.join("records/1.json"))]));
+    assert_eq!(pack, json!([record(0), record(1)]));
     assert!(!api.join("packs/anything.json").exists());
     assert_eq!(json_file(&api.join("packs/_browse.json")).as_array().unwrap().len(), 3);
-    let r0 = json_file(&api.join("records/0.json"));
+    let r0 = record(0);
     assert_eq!(r0["resource"], "https://wx.example/forecast");
     assert_eq!(r0["calls_per_payer"], json!(1.5));
     assert_eq!(r0["days_since_last_call"], json!(1));
-    let r1 = json_file(&api.join("records/1.json"));
+    let r1 = record(1);
     assert_eq!((r1["calls_per_payer"].clone(), r1["days_since_last_call"].clone()), (json!(1), json!(9)));
-    let r2 = json_file(&api.join("records/2.json"));
+    let r2 = record(2);
     assert_eq!(r2["description"], Value::Null);
     assert_eq!(r2["description_withheld"]["patterns_matched"].as_u64().map(|n| n >= 1), Some(true));
 }
@@ -152,8 +156,9 @@ fn real_site_covers_every_resource_and_page() {
         assert!(root_index.contains(&format!("/{d}/")), "root lists {d}");
         for (id, e) in idx.entries.iter().enumerate() {
             assert!(out.join(format!("{d}/r/{}/index.html", e.slug)).is_file());
-            let rec = json_file(&out.join(format!("{d}/api/records/{id}.json")));
-            assert_eq!(rec["resource"], json!(e.resource.url));
+            let block = json_file(&out.join(format!("{d}/api/records/{}.json", id / 32)));
+            let rec = &block[id % 32];
+            assert_eq!((&rec["id"], &rec["resource"]), (&json!(id), &json!(e.resource.url)));
         }
         let pages = idx.entries.len().div_ceil(50);
         assert!(out.join(format!("{d}/browse/page/{pages}/index.html")).is_file() || pages == 1);

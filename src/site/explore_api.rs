@@ -139,7 +139,7 @@ pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &Vect
             "path": "explore/ivf/{list}.json",
         },
         "facts": {"block": FACTS_BLOCK, "path": "explore/facts/{block}.json", "columns": ["payers", "recency", "price"]},
-        "records": {"path": "records/{id}.json"},
+        "records": {"path": "records/{block}.json", "block": super::shards::RECORD_BLOCK},
     });
     files.push(("api/explore/manifest.json".into(), to_bytes(&manifest)));
     files

@@ -47,6 +47,7 @@ const SCHEMAS: &[(&str, &str)] = &[
     ("explore-answer.schema.json", include_str!("../../content/schema/explore-answer.schema.json")),
     ("manifest.schema.json", include_str!("../../content/schema/manifest.schema.json")),
     ("record.schema.json", include_str!("../../content/schema/record.schema.json")),
+    ("record-block.schema.json", include_str!("../../content/schema/record-block.schema.json")),
 ];
 
 /// Price bands for browsing, by lowest USD price per call (upper bounds inclusive).

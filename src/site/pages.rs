@@ -220,6 +220,8 @@ pub struct ResourceView {
     pub operator_listing: bool,
     pub drops: Vec<Drop>,
     pub record: String,
+    pub record_id: usize,
+    pub record_block: usize,
 }
 
 #[derive(Template)]
@@ -313,7 +315,9 @@ pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> Re
         segment_version: method.segments.version.clone(),
         operator_listing: e.operator_listing,
         drops: e.resource.drops.clone(),
-        record: format!("/{}/api/records/{id}.json", index.header.date),
+        record: format!("/{}/api/records/{}.json", index.header.date, id / crate::site::shards::RECORD_BLOCK),
+        record_id: id,
+        record_block: crate::site::shards::RECORD_BLOCK,
     }
 }
 

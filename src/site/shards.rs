@@ -1,5 +1,5 @@
 //! The static JSON API of one snapshot (docs/static-api.md): manifest, per-token
-//! posting shards, price ladder, per-resource records, and a full answer envelope for
+//! posting shards, price ladder, resource records in blocks, and a full answer envelope for
 //! every single-token query. The composer reads these and must reach the same answer
 //! as the Rust code, so every list here is in the method's order.
 
@@ -20,10 +20,22 @@ use crate::Error;
 
 /// The layout of the API folder. 2: packs and single-word answers only for words in at
 /// least two resources (a word in one resource is answered by that resource's record).
-pub const API_VERSION: u32 = 2;
+/// 3: records in blocks of [`RECORD_BLOCK`] ids, not a file each; posting lists longer
+/// than [`PART_POSTINGS`] split into parts of their own.
+pub const API_VERSION: u32 = 3;
+/// Records per file: ids `block * RECORD_BLOCK ..`. A file per record made the API as
+/// many files as the pages again (a million at a million resources); in blocks of 32 it
+/// is a thirty-second of that, and a block is still only a few kilobytes compressed.
+pub const RECORD_BLOCK: usize = 32;
 /// Aim for about this many bytes of postings per shard file.
 const TARGET_SHARD_BYTES: usize = 4096;
 const MIN_BUCKETS: usize = 8;
+/// A posting list longer than this is written in parts of this many postings, each its
+/// own file, and its shard holds only where the parts start. Without it one word in most
+/// resources (or the network most of them use) makes one shard a megabyte at a million
+/// resources; with it no list in a file exceeds this, and a query that also has a rarer
+/// word fetches only the parts holding that word's ids.
+pub const PART_POSTINGS: usize = 8192;
 /// Tokens with at most this many postings get a record pack: the records of all their
 /// resources in one file, so a query whose rarest token is one of them fetches its
 /// rows in one request instead of one per row.
@@ -108,8 +120,11 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<(usize, bool)>> {
 }
 
 pub fn bucket_count(lists: &BTreeMap<String, Vec<(usize, bool)>>) -> usize {
-    // About three bytes per posting once encoded.
-    let bytes: usize = lists.iter().map(|(k, v)| k.len() + 4 + v.len() * 3).sum();
+    // About three bytes per posting once encoded; a split list leaves only its starts.
+    let bytes: usize = lists
+        .iter()
+        .map(|(k, v)| k.len() + 4 + if v.len() <= PART_POSTINGS { v.len() * 3 } else { v.len() / PART_POSTINGS * 8 })
+        .sum();
     (bytes / TARGET_SHARD_BYTES).next_power_of_two().max(MIN_BUCKETS)
 }
 
@@ -170,9 +185,18 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     let buckets = bucket_count(&lists);
     let mut files = Vec::new();
 
-    let mut shard: Vec<BTreeMap<&str, Vec<u64>>> = vec![BTreeMap::new(); buckets];
+    let mut shard: Vec<BTreeMap<&str, Value>> = vec![BTreeMap::new(); buckets];
     for (key, list) in &lists {
-        shard[fnv1a32(key) as usize % buckets].insert(key, encode_flagged(list));
+        let value = if list.len() <= PART_POSTINGS {
+            json!(encode_flagged(list))
+        } else {
+            let parts: Vec<&[(usize, bool)]> = list.chunks(PART_POSTINGS).collect();
+            for (k, part) in parts.iter().enumerate() {
+                files.push((format!("api/shards/parts/{}/{k}.json", token_file(key)), to_bytes(&encode_flagged(part))));
+            }
+            json!({"count": list.len(), "from": parts.iter().map(|p| p[0].0).collect::<Vec<_>>()})
+        };
+        shard[fnv1a32(key) as usize % buckets].insert(key, value);
     }
     for (b, content) in shard.iter().enumerate() {
         files.push((format!("api/shards/{b}.json"), to_bytes(content)));
@@ -206,9 +230,18 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
         out
     };
     let n = index.entries.len();
-    for start in (0..n).step_by(BATCH) {
-        let ids = start..(start + BATCH).min(n);
-        sink(ids.into_par_iter().map(|id| (format!("api/records/{id}.json"), record_bytes(id))).collect())?;
+    let blocks = n.div_ceil(RECORD_BLOCK);
+    for start in (0..blocks).step_by(BATCH) {
+        let batch = start..(start + BATCH).min(blocks);
+        sink(
+            batch
+                .into_par_iter()
+                .map(|b| {
+                    let ids = b * RECORD_BLOCK..((b + 1) * RECORD_BLOCK).min(n);
+                    (format!("api/records/{b}.json"), pack(&mut ids.into_iter()))
+                })
+                .collect(),
+        )?;
     }
     let tokens: Vec<(&String, &Vec<(usize, bool)>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
     let with_files: Vec<&(&String, &Vec<(usize, bool)>)> =
@@ -247,8 +280,14 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
             "rejected": index.report.rejected.len(),
         }),
         networks: json!({ "aliases": aliases }),
-        shards: json!({"hash": "fnv1a32", "buckets": buckets, "path": "shards/{bucket}.json"}),
-        records: json!({"path": "records/{id}.json"}),
+        shards: json!({
+            "hash": "fnv1a32",
+            "buckets": buckets,
+            "path": "shards/{bucket}.json",
+            "part_postings": PART_POSTINGS,
+            "parts_path": "shards/parts/{token_file}/{part}.json",
+        }),
+        records: json!({"path": "records/{block}.json", "block": RECORD_BLOCK}),
         packs: json!({
             "path": "packs/{token_file}.json",
             "min_postings": MIN_POSTINGS_FOR_FILES,

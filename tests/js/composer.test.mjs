@@ -243,9 +243,12 @@ function encode(list) {
   });
 }
 
+/** Small blocks, so that the six records span three of them. */
+const RECORD_BLOCK = 2;
+
 function manifest(version = METHOD_VERSION, packs = { min_postings: 2, max_postings: 0, browse_len: 0 }) {
   return {
-    api_version: 2,
+    api_version: 3,
     method: { name: "x402dir directory method", version, url: "https://dir.example/method/1.0.0/" },
     segments: { version: "1.0.0" },
     screening: { version: "1.0.0" },
@@ -254,8 +257,8 @@ function manifest(version = METHOD_VERSION, packs = { min_postings: 2, max_posti
     limits: ["limit one", "limit two", "limit three"],
     counts: { entries: 6, withheld: 1, quarantined: 0, rejected: 0 },
     networks: { aliases: { base: "eip155:8453" } },
-    shards: { hash: "fnv1a32", buckets: BUCKETS, path: "shards/{bucket}.json" },
-    records: { path: "records/{id}.json" },
+    shards: { hash: "fnv1a32", buckets: BUCKETS, path: "shards/{bucket}.json", part_postings: 2, parts_path: "shards/parts/{token_file}/{part}.json" },
+    records: { path: "records/{block}.json", block: RECORD_BLOCK },
     packs: { path: "packs/{token_file}.json", browse: "packs/_browse.json", ...packs },
     prices: { path: "prices.json" },
   };
@@ -296,8 +299,25 @@ const RECORDS = [
   record(5, { description: "<img src=x onerror=alert(1)>", networks: ["solana:abc"], calls_per_payer: null, calls_30d: 7, unique_payers_30d: 0 }),
 ];
 
+/**
+ * Files that split `key`'s posting list into parts of two postings, as the build does
+ * for lists over its part size: the shard keeps {count, from}, each part is a file.
+ */
+async function splitFiles(key) {
+  const list = POSTINGS[key];
+  const shard = `shards/${fnv1a32(key) % BUCKETS}.json`;
+  const files = {};
+  const from = [];
+  for (let k = 0; k * 2 < list.length; k++) {
+    const part = list.slice(k * 2, k * 2 + 2);
+    from.push(part[0][0]);
+    files[`shards/parts/${await tokenFile(key)}/${k}.json`] = encode(part);
+  }
+  return { files, shard, value: { count: list.length, from } };
+}
+
 /** The fake API as files, with a log of every path fetched. */
-function fakeApi({ files: overrides = {}, version, packs } = {}) {
+function fakeApi({ files: overrides = {}, version, packs, split = [] } = {}) {
   const files = { "manifest.json": manifest(version, packs), "prices.json": { ladder: LADDER } };
   // Record packs as the build writes them: per token, the records of all its postings.
   for (const [key, list] of Object.entries(POSTINGS)) {
@@ -306,7 +326,14 @@ function fakeApi({ files: overrides = {}, version, packs } = {}) {
   files["packs/_browse.json"] = RECORDS.slice(0, 3);
   for (let b = 0; b < BUCKETS; b++) files[`shards/${b}.json`] = {};
   for (const [key, list] of Object.entries(POSTINGS)) files[`shards/${fnv1a32(key) % BUCKETS}.json`][key] = encode(list);
-  RECORDS.forEach((r) => (files[`records/${r.id}.json`] = r));
+  for (const { files: parts, shard, value, key } of split) {
+    files[shard][key] = value;
+    Object.assign(files, parts);
+  }
+  // Record blocks as the build writes them: ids block * RECORD_BLOCK onwards.
+  for (let b = 0; b * RECORD_BLOCK < RECORDS.length; b++) {
+    files[`records/${b}.json`] = RECORDS.slice(b * RECORD_BLOCK, (b + 1) * RECORD_BLOCK);
+  }
   Object.assign(files, overrides);
   const fetched = [];
   return {
@@ -331,12 +358,27 @@ describe("record packs", () => {
     assert.equal(api.fetched.filter((p) => p.startsWith("packs/")).length, 1);
   });
 
-  test("a token in one resource has no pack: its record is fetched, nothing else", async () => {
+  test("a token in one resource has no pack: its record's block is fetched, nothing else", async () => {
     const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
     const answer = await query(api, "onlyone", {});
     assert.deepEqual(ids(answer), [3]);
     assert.ok(!api.fetched.some((p) => p.startsWith("packs/")), api.fetched.join(", "));
-    assert.deepEqual(api.fetched.filter((p) => p.startsWith("records/")), ["records/3.json"]);
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("records/")), ["records/1.json"]);
+  });
+
+  test("records sharing a block come in one request, in the answer's order", async () => {
+    const api = fakeApi();
+    const answer = await query(api, "weather", {});
+    assert.deepEqual(ids(answer), [0, 2, 3, 1, 4]);
+    assert.deepEqual(answer.data.map((row) => row.resource), [0, 2, 3, 1, 4].map((id) => RECORDS[id].resource));
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("records/")).sort(), ["records/0.json", "records/1.json", "records/2.json"]);
+  });
+
+  test("a block without one of its records is a fault of the build, shown as unavailable", async () => {
+    const api = fakeApi({ files: { "records/1.json": [RECORDS[2]] } });
+    const answer = await query(api, "weather", {});
+    assert.equal(answer.error.code, "SOURCE_UNAVAILABLE");
+    assert.match(JSON.stringify(answer.error), /record 3 is missing/);
   });
 
   test("a query without tokens inside the browse pack uses it; beyond it, per-record files", async () => {
@@ -382,7 +424,8 @@ describe("query", () => {
     assert.deepEqual(ids(answer), [0, 2]);
     assert.equal(answer.meta.total_matched, 5);
     assert.equal(answer.meta.returned, 2);
-    assert.deepEqual(api.fetched.filter((p) => p.startsWith("records/")).sort(), ["records/0.json", "records/2.json"]);
+    // Ids 0 and 2 are in blocks 0 and 1.
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("records/")).sort(), ["records/0.json", "records/1.json"]);
     assert.ok(!api.fetched.includes("prices.json"), "prices.json is only for max_price");
     assert.equal(new Set(api.fetched).size, api.fetched.length, "no file fetched twice");
   });
@@ -511,6 +554,51 @@ describe("query", () => {
       },
     };
     assert.equal((await query(broken, "weather", {})).error.code, "SOURCE_UNAVAILABLE");
+  });
+});
+
+describe("split posting lists", () => {
+  const splitting = async (...keys) => Promise.all(keys.map(async (key) => ({ key, ...(await splitFiles(key)) })));
+  const QUERIES = [
+    ["weather", {}],
+    ["weather forecast", {}],
+    ["onlyone weather", {}],
+    ["api weather", {}],
+    ["", { network: "base" }],
+    ["weather", { network: "eip155:8453", max_price: "0.01" }],
+    ["forecast", { network: "solana:abc", limit: "1" }],
+  ];
+
+  test("answers are the same whether lists are whole or in parts", async () => {
+    const split = await splitting("weather", "@network:eip155:8453", "@network:solana:abc");
+    for (const [text, filters] of QUERIES) {
+      assert.deepEqual(await query(fakeApi({ split }), text, filters), await query(fakeApi(), text, filters), text);
+    }
+  });
+
+  test("a rarer whole list narrows which parts are fetched", async () => {
+    const split = await splitting("weather");
+    const api = fakeApi({ split });
+    // "onlyone" holds id 3 only: of weather's parts (ids 0-1, 2-3, 4), only the second.
+    assert.deepEqual(ids(await query(api, "onlyone weather", {})), [3]);
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("shards/parts/")), ["shards/parts/weather/1.json"]);
+  });
+
+  test("with only split lists, the shortest is read whole and the others in part", async () => {
+    const split = await splitting("weather", "@network:eip155:8453");
+    const api = fakeApi({ split });
+    assert.deepEqual(ids(await query(api, "weather", { network: "base" })), [0, 3, 1]);
+    const parts = api.fetched.filter((p) => p.startsWith("shards/parts/")).sort();
+    // Base (ids 0, 1, 3: two parts) is read whole; of weather's three parts (ids 0-1,
+    // 2-3, 4), only the two that can hold 0, 1 and 3.
+    const base = await tokenFile("@network:eip155:8453");
+    assert.deepEqual(parts, [`shards/parts/${base}/0.json`, `shards/parts/${base}/1.json`, "shards/parts/weather/0.json", "shards/parts/weather/1.json"].sort());
+  });
+
+  test("a missing part is SOURCE_UNAVAILABLE, not fewer results", async () => {
+    const split = await splitting("weather");
+    const api = fakeApi({ split, files: { "shards/parts/weather/2.json": null } });
+    assert.equal((await query(api, "weather", {})).error.code, "SOURCE_UNAVAILABLE");
   });
 });
 
