@@ -119,8 +119,12 @@ impl Ledger {
         ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
         let mut ledger = Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() };
         for snap in ordered {
-            for (position, item) in snap.items.iter().enumerate() {
-                let Ok(r) = Resource::from_value(&item.value()) else { continue };
+            use rayon::prelude::*;
+            // Reading listings is the costly part and independent: in parallel, in order.
+            let read: Vec<Option<Resource>> =
+                snap.items.par_iter().map(|item| Resource::from_value(&item.value()).ok()).collect();
+            for (position, r) in read.into_iter().enumerate() {
+                let Some(r) = r else { continue };
                 let pay_to = r.pay_to_set();
                 let claims = ledger.claims.entry(r.url.clone()).or_default();
                 let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));

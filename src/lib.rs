@@ -12,5 +12,6 @@ pub mod integrity;
 pub mod method;
 pub mod site;
 pub mod terminal;
+pub mod timings;
 
 pub use error::Error;

@@ -232,7 +232,7 @@ fn run(command: Command) -> Result<(), Error> {
             Ok(())
         }
         Command::Build { snapshot: paths, all: _, snapshots_dir, out, timings } => {
-            site::report_timings(timings);
+            x402dir::timings::report(timings);
             let paths = if paths.is_empty() { snapshot::list(&snapshots_dir)? } else { paths };
             if paths.is_empty() {
                 return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));

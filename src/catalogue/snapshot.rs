@@ -66,7 +66,7 @@ pub struct Snapshot<I = Value> {
 }
 
 /// One stored item, parsed or as raw JSON text.
-pub trait Item {
+pub trait Item: Sync {
     /// The item as JSON (parsed now when stored as text).
     fn value(&self) -> std::borrow::Cow<'_, Value>;
 }

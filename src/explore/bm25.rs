@@ -5,6 +5,7 @@
 //! numbers, which the JavaScript composer adds up to exactly the same total: no
 //! logarithm or division is left for the browser to compute differently.
 
+use super::corpus::Corpus;
 use std::collections::{BTreeMap, HashMap};
 
 /// Term-frequency saturation.
@@ -29,33 +30,25 @@ pub struct Bm25 {
 }
 
 impl Bm25 {
-    /// Indexes `documents` (word lists); document `i` gets id `i`.
-    pub fn build(documents: &[Vec<String>]) -> Bm25 {
-        let n = documents.len();
-        let total: usize = documents.iter().map(Vec::len).sum();
-        let average_length = if n == 0 { 0.0 } else { total as f64 / n as f64 };
-        let mut frequencies: BTreeMap<String, Vec<(u32, u32, usize)>> = BTreeMap::new();
-        for (id, words) in documents.iter().enumerate() {
-            let mut tf: HashMap<&str, u32> = HashMap::new();
-            for w in words {
-                *tf.entry(w.as_str()).or_default() += 1;
-            }
-            for (w, f) in tf {
-                frequencies.entry(w.to_owned()).or_default().push((id as u32, f, words.len()));
+    /// Indexes the documents of `corpus` (document `i` gets id `i`); `document_frequency`
+    /// is the corpus's, by word id.
+    pub fn build(corpus: &Corpus, document_frequency: &[u32]) -> Bm25 {
+        use rayon::prelude::*;
+        let n = corpus.len();
+        let average_length = if n == 0 { 0.0 } else { corpus.total_words() as f64 / n as f64 };
+        let idf: Vec<f64> = document_frequency.iter().map(|&df| idf(n, df as usize)).collect();
+        // Each list is made at its final size: no list of (id, tf, length) triples first.
+        let mut lists: Vec<Vec<Posting>> =
+            document_frequency.iter().map(|&df| Vec::with_capacity(df as usize)).collect();
+        for id in 0..n {
+            let length = corpus.document(id).len();
+            for (w, tf) in corpus.term_frequencies(id) {
+                let weight = thousandths(idf[w as usize] * saturate(tf, length, average_length));
+                lists[w as usize].push(Posting { id: id as u32, weight });
             }
         }
-        let postings = frequencies
-            .into_iter()
-            .map(|(term, docs)| {
-                let idf = idf(n, docs.len());
-                let mut list: Vec<Posting> = docs
-                    .into_iter()
-                    .map(|(id, tf, len)| Posting { id, weight: thousandths(idf * saturate(tf, len, average_length)) })
-                    .collect();
-                list.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.id.cmp(&b.id)));
-                (term, list)
-            })
-            .collect();
+        lists.par_iter_mut().for_each(|list| list.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.id.cmp(&b.id))));
+        let postings = corpus.vocabulary.iter().cloned().zip(lists).filter(|(_, list)| !list.is_empty()).collect();
         Bm25 { postings, documents: n, average_length }
     }
 
@@ -95,13 +88,14 @@ fn thousandths(x: f64) -> u32 {
 mod tests {
     use super::*;
 
-    fn docs(texts: &[&str]) -> Vec<Vec<String>> {
-        texts.iter().map(|t| t.split(' ').map(str::to_owned).collect()).collect()
+    fn build(texts: &[&str]) -> Bm25 {
+        let corpus = Corpus::from_documents(texts.iter().map(|t| t.split(' ').map(str::to_owned).collect()).collect());
+        Bm25::build(&corpus, &corpus.document_frequency())
     }
 
     #[test]
     fn rare_terms_weigh_more_and_repeats_saturate() {
-        let index = Bm25::build(&docs(&["weather api", "price api", "weather weather weather api", "token api"]));
+        let index = build(&["weather api", "price api", "weather weather weather api", "token api"]);
         let api = &index.postings["api"];
         let weather = &index.postings["weather"];
         // "api" is in every document, "weather" in two: the rarer word weighs more.
@@ -113,7 +107,7 @@ mod tests {
 
     #[test]
     fn search_sums_terms_and_breaks_ties_by_id() {
-        let index = Bm25::build(&docs(&["alpha beta", "beta alpha", "alpha", "gamma"]));
+        let index = build(&["alpha beta", "beta alpha", "alpha", "gamma"]);
         let hits = index.search(&["alpha".into(), "beta".into()], 10);
         assert_eq!(hits.iter().map(|h| h.0).collect::<Vec<_>>(), vec![0, 1, 2]);
         assert_eq!(hits[0].1, hits[1].1);

@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 
+use super::corpus::Corpus;
 use super::vectors::{VectorTable, DIMS};
 
 /// A word's weight: `round(10 · ln(1 + (n + 1) / (df + 1)))`, at least 1.
@@ -99,34 +100,42 @@ pub struct Dense {
 }
 
 impl Dense {
-    /// Embeds `documents` (word lists; document `i` gets id `i`) and clusters them.
-    pub fn build(documents: &[Vec<String>], table: &VectorTable) -> Dense {
-        let mut document_frequency: HashMap<String, usize> = HashMap::new();
-        let distinct: Vec<Vec<&str>> = documents
+    /// Embeds the documents of `corpus` (document `i` gets id `i`) and clusters them;
+    /// `document_frequency` is the corpus's, by word id.
+    pub fn build(corpus: &Corpus, document_frequency: &[u32], table: &VectorTable) -> Dense {
+        use rayon::prelude::*;
+        let n = corpus.len();
+        // Each word's weight and row, looked up once rather than at every occurrence.
+        let rows: Vec<Option<(i64, &[i8; DIMS])>> = corpus
+            .vocabulary
             .iter()
-            .map(|words| {
-                let mut seen: Vec<&str> = words.iter().map(String::as_str).collect();
-                seen.sort_unstable();
-                seen.dedup();
-                seen
-            })
+            .zip(document_frequency)
+            .map(|(w, &df)| table.get(w).map(|row| (i64::from(word_weight(n, df as usize)), row)))
             .collect();
-        for words in &distinct {
-            for w in words {
-                *document_frequency.entry((*w).to_owned()).or_default() += 1;
-            }
-        }
-        let n = documents.len();
-        let mut dense = Dense { document_frequency, documents: n, vectors: Vec::new(), ivf: Ivf::default() };
-        dense.vectors = documents
-            .iter()
-            .map(|words| {
-                embed(words.iter().map(String::as_str), table, |w| dense.weight(w))
-                    .0
-                    .and_then(|x| ByteVector::quantise(&x))
-            })
-            .collect();
-        dense.ivf = Ivf::build(&dense.vectors);
+        let vectors = crate::timings::phase("  explore: embed", || {
+            (0..n)
+                .into_par_iter()
+                .map(|i| {
+                    let mut sum = [0i64; DIMS];
+                    let mut any = false;
+                    for &(weight, row) in corpus.document(i).iter().filter_map(|&w| rows[w as usize].as_ref()) {
+                        for (s, &v) in sum.iter_mut().zip(row) {
+                            *s += weight * i64::from(v);
+                        }
+                        any = true;
+                    }
+                    if any {
+                        ByteVector::quantise(&sum)
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        });
+        let document_frequency =
+            corpus.vocabulary.iter().cloned().zip(document_frequency.iter().map(|&df| df as usize)).collect();
+        let mut dense = Dense { document_frequency, documents: n, vectors, ivf: Ivf::default() };
+        dense.ivf = crate::timings::phase("  explore: inverted file", || Ivf::build(&dense.vectors));
         dense
     }
 

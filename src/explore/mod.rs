@@ -9,6 +9,7 @@
 
 pub mod answer;
 pub mod bm25;
+pub mod corpus;
 pub mod dense;
 pub mod document;
 pub mod eval;
@@ -18,6 +19,7 @@ pub mod words;
 
 use crate::method::assets::Decimal;
 use crate::method::index::Index;
+use crate::timings::phase;
 use bm25::Bm25;
 use dense::Dense;
 use fuse::{competition_ranks, Facts, Fused};
@@ -57,7 +59,7 @@ pub struct Retrieval {
 
 impl Explore {
     pub fn build(index: &Index, table: &VectorTable) -> Explore {
-        let documents: Vec<Vec<String>> = index.entries.iter().map(document::document).collect();
+        let corpus = phase("  explore: documents", || corpus::Corpus::of_index(index));
         let payers: Vec<Option<u64>> = index.entries.iter().map(|e| e.figures.unique_payers_30d).collect();
         let recency: Vec<Option<u64>> = index.entries.iter().map(|e| e.figures.days_since_last_call).collect();
         let price: Vec<Option<&Decimal>> = index.entries.iter().map(|e| e.min_price_usd.as_ref()).collect();
@@ -68,7 +70,12 @@ impl Explore {
         let facts = (0..index.entries.len())
             .map(|i| Facts { payers: payers[i], recency: recency[i], price: price[i] })
             .collect();
-        Explore { bm25: Bm25::build(&documents), dense: Dense::build(&documents, table), facts }
+        let document_frequency = corpus.document_frequency();
+        Explore {
+            bm25: phase("  explore: bm25", || Bm25::build(&corpus, &document_frequency)),
+            dense: Dense::build(&corpus, &document_frequency, table),
+            facts,
+        }
     }
 
     /// Runs both retrievers and fuses them.

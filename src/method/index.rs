@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 use time::Date;
 
 use super::assets::Decimal;
 use super::figures::{figures, Figures};
-use super::normalise::normalise_fields;
+use super::normalise::{append_fields, normalise_fields};
 use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
@@ -21,11 +22,10 @@ use crate::site::paths::{host_of, resource_slug};
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub resource: Resource,
-    /// Normalised description, service name, URL and tags (method §3.1).
+    /// Normalised description, service name, URL and tags (method §3.1), in that order.
     pub haystack: String,
-    /// Normalised description alone; a withheld description contributes nothing, so its
-    /// words cannot be recovered from what is published.
-    pub description_haystack: String,
+    /// Where the description's words end in `haystack` (see [`Entry::description_haystack`]).
+    description_end: usize,
     pub withheld: Option<Withheld>,
     pub segments: Vec<String>,
     pub figures: Figures,
@@ -47,6 +47,14 @@ impl Entry {
         } else {
             self.resource.description.as_deref()
         }
+    }
+
+    /// Normalised description alone: the start of `haystack`, which holds its words
+    /// first (normalising field by field never joins words across fields), kept as an
+    /// offset rather than a second copy. A withheld description contributes nothing, so
+    /// its words cannot be recovered from what is published.
+    pub fn description_haystack(&self) -> &str {
+        &self.haystack[..self.description_end]
     }
 
     pub fn rank_key(&self, match_score: u32) -> RankKey<'_> {
@@ -147,15 +155,18 @@ impl Index {
     pub fn build_with<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: &Ledger) -> Index {
         let date = snapshot.date();
         let mut report = Report::default();
+        // Reading a listing is independent of every other: in parallel, in order.
+        let read: Vec<Result<Resource, _>> =
+            snapshot.items.par_iter().map(|item| Resource::from_value(&item.value())).collect();
         // Group listings by exact URL, keeping snapshot positions.
         let mut by_url: BTreeMap<String, Vec<(usize, Resource)>> = BTreeMap::new();
-        for (position, item) in snapshot.items.iter().enumerate() {
-            match Resource::from_value(&item.value()) {
+        for (position, result) in read.into_iter().enumerate() {
+            match result {
                 Ok(r) => by_url.entry(r.url.clone()).or_default().push((position, r)),
                 Err(rejection) => report.rejected.push(Rejected { position, reason: rejection.reason }),
             }
         }
-        let mut entries = Vec::with_capacity(by_url.len());
+        let mut kept = Vec::with_capacity(by_url.len());
         for (url, mut listings) in by_url {
             match ledger.standing(&url) {
                 Some(Standing::Contested { claims }) => {
@@ -195,9 +206,11 @@ impl Index {
                 });
             }
             let (_, resource) = listings.pop().expect("non-empty");
-            entries.push(Entry::new(resource, date, method));
+            kept.push(resource);
         }
-        entries.sort_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
+        let mut entries: Vec<Entry> = kept.into_par_iter().map(|r| Entry::new(r, date, method)).collect();
+        // Stable, so that equal keys (none: the URL ends every key) could not reorder.
+        entries.par_sort_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
         report.rejected.sort_by_key(|r| r.position);
         report.overruled.sort_by_key(|o| o.position);
         Index { header: snapshot.header.clone(), date, entries, report }
@@ -209,12 +222,12 @@ impl Entry {
         let withheld = resource.description.as_deref().and_then(|d| method.screen.screen(d));
         let description = if withheld.is_some() { "" } else { resource.description.as_deref().unwrap_or("") };
         let service_name = resource.service_name.as_deref().unwrap_or("");
-        let haystack = normalise_fields(
-            [description, service_name, resource.url.as_str()]
-                .into_iter()
-                .chain(resource.tags.iter().map(String::as_str)),
+        let mut haystack = normalise_fields([description]);
+        let description_end = haystack.len();
+        append_fields(
+            &mut haystack,
+            [service_name, resource.url.as_str()].into_iter().chain(resource.tags.iter().map(String::as_str)),
         );
-        let description_haystack = normalise_fields([description]);
         let segments = method.segments.labels(&haystack);
 
         let mut prices = Vec::new();
@@ -245,7 +258,7 @@ impl Entry {
             figures: figures(&resource.quality, date),
             resource,
             haystack,
-            description_haystack,
+            description_end,
             withheld,
             segments,
             prices,

@@ -55,13 +55,18 @@ pub fn normalise(text: &str) -> String {
 pub fn normalise_fields<'a>(fields: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::with_capacity(64);
     out.push(' ');
+    append_fields(&mut out, fields);
+    out
+}
+
+/// Appends the normalised words of `fields` to a normalised text, each followed by a space.
+pub fn append_fields<'a>(out: &mut String, fields: impl IntoIterator<Item = &'a str>) {
     for field in fields {
         for_each_word(field, |w| {
             out.push_str(w);
             out.push(' ');
         });
     }
-    out
 }
 
 /// True when the normalised `haystack` contains `token` as a whole word.

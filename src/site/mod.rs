@@ -25,6 +25,7 @@ use crate::integrity;
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::Method;
+use crate::timings::phase;
 use output::Output;
 use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
 use shards::Sink;
@@ -65,23 +66,6 @@ pub struct BuiltSnapshot {
     pub date: String,
     pub entries: usize,
     pub files: usize,
-}
-
-static TIMINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Print how long each build phase takes, on standard error (`x402dir build --timings`).
-pub fn report_timings(on: bool) {
-    TIMINGS.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Runs `f`, reporting its wall time under `name` when timings are on.
-fn phase<T>(name: &str, f: impl FnOnce() -> T) -> T {
-    let started = std::time::Instant::now();
-    let out = f();
-    if TIMINGS.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("{name:>28}: {:8.3} s", started.elapsed().as_secs_f64());
-    }
-    out
 }
 
 /// Builds the site for `snapshots` into `out`. Each snapshot's folder is written to a
@@ -163,12 +147,11 @@ fn swap_in(output: &Output, date: &str, make: impl FnOnce(Sink) -> Result<(), Er
     Ok(written.into_inner())
 }
 
-/// Minified HTML of a rendered template.
+/// The HTML of a rendered template. The templates are written compact (one tag to a
+/// line, no indentation), so pages go out as rendered: minifying them (minify-html)
+/// saved 6 % of a resource page's compressed bytes and was 40 % of the build's time.
 fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
-    let text = page.render().map_err(|e| Error::Refused(format!("template failed: {e}")))?;
-    let mut cfg = minify_html::Cfg::new();
-    cfg.keep_html_and_head_opening_tags = true;
-    Ok(minify_html::minify(text.as_bytes(), &cfg))
+    page.render().map(String::into_bytes).map_err(|e| Error::Refused(format!("template failed: {e}")))
 }
 
 const GOLDEN_RULES: &str = include_str!("../../content/explore/golden/RULES.md");
