@@ -100,7 +100,7 @@ pub struct Row {
 
 /// How many query tokens occur as whole words in the entry's description.
 pub fn match_score(entry: &Entry, tokens: &[String]) -> u32 {
-    tokens.iter().filter(|t| contains_word(&entry.description_haystack(), t)).count() as u32
+    tokens.iter().filter(|t| contains_word(entry.description_haystack(), t)).count() as u32
 }
 
 /// True when the entry passes every token and filter.

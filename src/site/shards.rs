@@ -109,7 +109,7 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<(usize, bool)>> {
             }
         });
         for w in seen {
-            let flag = contains_word(&e.description_haystack(), &w);
+            let flag = contains_word(e.description_haystack(), &w);
             lists.entry(w).or_default().push((id, flag));
         }
         for n in &e.networks {
