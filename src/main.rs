@@ -57,6 +57,10 @@ enum Command {
         /// Print how long each phase of the build takes (standard error).
         #[arg(long)]
         timings: bool,
+        /// Refuse to build a snapshot whose folder would hold more files than this (a
+        /// host's cap per deployment, e.g. 20000; docs/deploy.md).
+        #[arg(long)]
+        max_files: Option<usize>,
     },
     /// Walk the live discovery catalogue into a dated snapshot (atomic; resumable).
     Fetch {
@@ -237,14 +241,14 @@ fn run(command: Command) -> Result<(), Error> {
             );
             Ok(())
         }
-        Command::Build { snapshot: paths, all: _, snapshots_dir, out, timings } => {
+        Command::Build { snapshot: paths, all: _, snapshots_dir, out, timings, max_files } => {
             x402dir::timings::report(timings);
             let paths = if paths.is_empty() { snapshot::list(&snapshots_dir)? } else { paths };
             if paths.is_empty() {
                 return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
             }
             let started = std::time::Instant::now();
-            let built = site::build(&paths, &out, &Method::embedded())?;
+            let built = site::build_limited(&paths, &out, &Method::embedded(), max_files)?;
             for b in &built {
                 println!(
                     "built {}: {} resources, {} files in {}",

@@ -381,6 +381,25 @@ fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure()
     assert_eq!(files_under(&out), before);
 }
 
+/// `--max-files`: a snapshot over a host's cap is refused, naming the cap, and the
+/// previous build of that date stays whole; at or under the cap it builds.
+#[test]
+fn a_cap_on_files_refuses_the_snapshot_over_it_and_keeps_the_previous_build() {
+    let method = Method::embedded();
+    let paths = &real_snapshot_paths()[..1];
+    let out = temp_dir("max-files").join("public");
+    let built = site::build(paths, &out, &method).unwrap();
+    let before = files_under(&out);
+    let files = built[0].files;
+    let err = site::build_limited(paths, &out, &method, Some(files - 1)).unwrap_err().to_string();
+    assert!(err.contains(&format!("more than {} files", files - 1)) && err.contains("untouched"), "{err}");
+    assert_eq!(files_under(&out), before);
+    assert!(fs::read_dir(&out).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
+    let again = site::build_limited(paths, &out, &method, Some(files)).unwrap();
+    assert_eq!(again[0].files, files);
+    assert_eq!(files_under(&out), before);
+}
+
 /// The published JSON Schemas describe what the build writes (checked by Python's
 /// jsonschema, an implementation independent of this code; CI installs it).
 #[test]

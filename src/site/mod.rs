@@ -72,12 +72,24 @@ pub struct BuiltSnapshot {
 /// staging folder first and swapped in whole, so a failed build leaves the previous
 /// one in place.
 pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<BuiltSnapshot>, Error> {
+    build_limited(snapshots, out, method, None)
+}
+
+/// [`build`], refusing any snapshot whose folder would hold more than `max_files` files
+/// (a host's cap on files per deployment: docs/deploy.md). The refusal comes as soon
+/// as the count passes the cap, and leaves the previous build of that date in place.
+pub fn build_limited(
+    snapshots: &[PathBuf],
+    out: &Path,
+    method: &Method,
+    max_files: Option<usize>,
+) -> Result<Vec<BuiltSnapshot>, Error> {
     check_out_dir(out)?;
     let indexes = phase("read and index snapshots", || indexes_with_history(snapshots, method))?;
     let output = Output::new(out);
     let mut built = Vec::new();
     for index in &indexes {
-        let files = swap_in(&output, &index.header.date, |sink| write_snapshot(index, method, sink))?;
+        let files = swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(index, method, sink))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
     }
     write_root(&output)?;
@@ -120,16 +132,28 @@ fn check_out_dir(out: &Path) -> Result<(), Error> {
 
 /// Writes a snapshot's files into a staging folder as `make` hands them over, batch by
 /// batch, then replaces `<out>/<date>` with it. Returns how many files were written.
-fn swap_in(output: &Output, date: &str, make: impl FnOnce(Sink) -> Result<(), Error>) -> Result<usize, Error> {
+fn swap_in(
+    output: &Output,
+    date: &str,
+    max_files: Option<usize>,
+    make: impl FnOnce(Sink) -> Result<(), Error>,
+) -> Result<usize, Error> {
     let staging_name = format!("staging-{date}-{}", std::process::id());
     let staging = output.root().join(format!(".{staging_name}"));
     let _ = fs::remove_dir_all(&staging);
     let stage = Output::new(&staging);
     let written = std::sync::atomic::AtomicUsize::new(0);
     let sink = |batch: Vec<(String, Vec<u8>)>| {
-        stage.write_all(&batch)?;
-        written.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed);
-        Ok(())
+        let so_far = written.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed) + batch.len();
+        if let Some(max) = max_files.filter(|&max| so_far > max) {
+            return Err(Error::Refused(format!(
+                "the folder of {date} would hold more than {max} files (--max-files): a snapshot of n listings \
+                 makes about 1.07 n files (a page per listing, a record block per 32, shards, answers); \
+                 publish to a host without a file cap or raise the cap (docs/deploy.md). The previous build \
+                 of {date}, if any, is untouched"
+            )));
+        }
+        stage.write_all(&batch)
     };
     if let Err(e) = make(&sink) {
         let _ = fs::remove_dir_all(&staging);
