@@ -106,7 +106,7 @@ pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Ve
     // Items stay JSON text until each is read: a large snapshot never sits in memory as trees.
     let read: Vec<Snapshot<RawItem>> = needed.par_iter().map(|p| Snapshot::read_raw(p)).collect::<Result<_, _>>()?;
     let by_path: BTreeMap<&PathBuf, &Snapshot<RawItem>> = needed.iter().zip(&read).collect();
-    Ok(snapshots
+    let mut indexes: Vec<Index> = snapshots
         .par_iter()
         .zip(&histories)
         .map(|(path, history)| {
@@ -114,7 +114,16 @@ pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Ve
             let refs: Vec<&Snapshot<RawItem>> = history.iter().map(|p| by_path[p]).collect();
             Index::build_with_history(snapshot, &refs, method)
         })
-        .collect())
+        .collect();
+    drop(by_path);
+    drop(read);
+    // The entries were made among millions of short-lived parse values, which leaves
+    // them scattered over pages the allocator cannot give back. Copied once more, now
+    // that nothing else is allocated, they sit together and the old pages go back.
+    for index in &mut indexes {
+        index.entries = std::mem::take(&mut index.entries).into_iter().map(|e| e.clone()).collect();
+    }
+    Ok(indexes)
 }
 
 fn check_out_dir(out: &Path) -> Result<(), Error> {
