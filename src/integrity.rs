@@ -120,21 +120,20 @@ impl Ledger {
         let mut ledger = Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() };
         for snap in ordered {
             use rayon::prelude::*;
-            // Reading listings is the costly part and independent: in parallel, in order.
-            let read: Vec<Option<Resource>> =
-                snap.items.par_iter().map(|item| Resource::from_value(&item.value()).ok()).collect();
-            for (position, r) in read.into_iter().enumerate() {
-                let Some(r) = r else { continue };
-                let pay_to = r.pay_to_set();
-                let claims = ledger.claims.entry(r.url.clone()).or_default();
+            // Reading listings is the costly part and independent: in parallel, in order,
+            // keeping of each only what a claim needs.
+            let read: Vec<Option<(String, Vec<String>, Option<String>)>> = snap
+                .items
+                .par_iter()
+                .map(|item| Resource::from_value(&item.value()).ok().map(|r| (r.pay_to_set(), r)))
+                .map(|read| read.map(|(pay_to, r)| (r.url, pay_to, r.last_updated)))
+                .collect();
+            for (position, listing) in read.into_iter().enumerate() {
+                let Some((url, pay_to, last_updated)) = listing else { continue };
+                let claims = ledger.claims.entry(url).or_default();
                 let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));
                 if !owners_update && !claims.iter().any(|c| c.pay_to == pay_to) {
-                    claims.push(Claim {
-                        date: snap.header.date.clone(),
-                        position,
-                        pay_to,
-                        last_updated: r.last_updated.clone(),
-                    });
+                    claims.push(Claim { date: snap.header.date.clone(), position, pay_to, last_updated });
                 }
             }
         }
