@@ -85,7 +85,7 @@ fn mini_site_has_the_expected_tree() {
     ] {
         assert!(files.contains_key(&expected), "missing {expected}");
     }
-    // Three records fit one block (ids 0 to 31).
+    // Three records fit one block (ids 0 to 15).
     assert!(!files.contains_key(&format!("{d}/api/records/1.json")));
     let pages: Vec<&String> = files.keys().filter(|k| k.starts_with(&format!("{d}/r/"))).collect();
     assert_eq!(pages.len(), 3);
@@ -122,7 +122,7 @@ fn mini_site_api_matches_hand_worked_expectations() {
     let block = json_file(&api.join("records/0.json"));
     let record = |id: usize| block[id].clone();
     assert_eq!(block.as_array().unwrap().iter().map(|r| r["id"].as_u64().unwrap()).collect::<Vec<_>>(), [0, 1, 2]);
-    assert_eq!(manifest["records"], json!({"path": "records/{block}.json", "block": 32}));
+    assert_eq!(manifest["records"], json!({"path": "records/{block}.json", "block": 16}));
     let pack = json_file(&api.join("packs/weather.json"));
     assert_eq!(pack, json!([record(0), record(1)]));
     assert!(!api.join("packs/anything.json").exists());
@@ -156,8 +156,8 @@ fn real_site_covers_every_resource_and_page() {
         assert!(root_index.contains(&format!("/{d}/")), "root lists {d}");
         for (id, e) in idx.entries.iter().enumerate() {
             assert!(out.join(format!("{d}/r/{}/index.html", e.slug)).is_file());
-            let block = json_file(&out.join(format!("{d}/api/records/{}.json", id / 32)));
-            let rec = &block[id % 32];
+            let block = json_file(&out.join(format!("{d}/api/records/{}.json", id / 16)));
+            let rec = &block[id % 16];
             assert_eq!((&rec["id"], &rec["resource"]), (&json!(id), &json!(e.resource.url)));
         }
         let pages = idx.entries.len().div_ceil(50);

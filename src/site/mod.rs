@@ -157,7 +157,7 @@ fn swap_in(
         if let Some(max) = max_files.filter(|&max| so_far > max) {
             return Err(Error::Refused(format!(
                 "the folder of {date} would hold more than {max} files (--max-files): a snapshot of n listings \
-                 makes about 1.07 n files (a page per listing, a record block per 32, shards, answers); \
+                 makes about 1.2 n files (a page per listing, a record block per 16, shards, answers); \
                  publish to a host without a file cap or raise the cap (docs/deploy.md). The previous build \
                  of {date}, if any, is untouched"
             )));

@@ -24,9 +24,11 @@ use crate::Error;
 /// than [`PART_POSTINGS`] split into parts of their own.
 pub const API_VERSION: u32 = 3;
 /// Records per file: ids `block * RECORD_BLOCK ..`. A file per record made the API as
-/// many files as the pages again (a million at a million resources); in blocks of 32 it
-/// is a thirty-second of that, and a block is still only a few kilobytes compressed.
-pub const RECORD_BLOCK: usize = 32;
+/// many files as the pages again (a million at a million resources); in blocks of 16 it
+/// is a sixteenth of that. Blocks of 32 were measured too: a query's rows come from ten
+/// blocks or so, and at 32 that was 40 KB a query against 9 KB with a file per record
+/// (BENCHMARKS.md, "Scale").
+pub const RECORD_BLOCK: usize = 16;
 /// Aim for about this many bytes of postings per shard file.
 const TARGET_SHARD_BYTES: usize = 4096;
 const MIN_BUCKETS: usize = 8;
