@@ -115,6 +115,8 @@ impl Ledger {
     /// Builds the ledger from `snapshots` (any order; read oldest first) as it stood on
     /// `as_of`: later snapshots are ignored, so an older dated build never changes.
     pub fn build<I: Item>(snapshots: &[&Snapshot<I>], as_of: &str, corrections: &Corrections) -> Ledger {
+        /// What a claim needs of a listing: its URL, payTo set and lastUpdated.
+        type ClaimRead = (String, Vec<String>, Option<String>);
         let mut ordered: Vec<&&Snapshot<I>> = snapshots.iter().filter(|s| s.header.date.as_str() <= as_of).collect();
         ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
         let mut ledger = Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() };
@@ -122,7 +124,7 @@ impl Ledger {
             use rayon::prelude::*;
             // Reading listings is the costly part and independent: in parallel, in order,
             // keeping of each only what a claim needs.
-            let read: Vec<Option<(String, Vec<String>, Option<String>)>> = snap
+            let read: Vec<Option<ClaimRead>> = snap
                 .items
                 .par_iter()
                 .map(|item| Resource::from_value(&item.value()).ok().map(|r| (r.pay_to_set(), r)))
