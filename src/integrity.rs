@@ -127,8 +127,11 @@ impl Ledger {
             let read: Vec<Option<ClaimRead>> = snap
                 .items
                 .par_iter()
-                .map(|item| Resource::from_value(&item.value()).ok().map(|r| (r.pay_to_set(), r)))
-                .map(|read| read.map(|(pay_to, r)| (r.url, pay_to, r.last_updated)))
+                .map(|item| {
+                    let r = Resource::from_value(&item.value()).ok()?;
+                    let pay_to = r.pay_to_set();
+                    Some((r.url, pay_to, r.last_updated))
+                })
                 .collect();
             for (position, listing) in read.into_iter().enumerate() {
                 let Some((url, pay_to, last_updated)) = listing else { continue };

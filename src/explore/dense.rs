@@ -71,22 +71,29 @@ pub fn embed<'w>(
     table: &VectorTable,
     weight: impl Fn(&str) -> u32,
 ) -> (Option<[i64; DIMS]>, Vec<String>) {
-    let mut sum = [0i64; DIMS];
-    let mut any = false;
     let mut missing = Vec::new();
+    let mut rows = Vec::new();
     for w in words {
         match table.get(w) {
-            Some(row) => {
-                let weight = i64::from(weight(w));
-                for (s, &v) in sum.iter_mut().zip(row) {
-                    *s += weight * i64::from(v);
-                }
-                any = true;
-            }
+            Some(row) => rows.push((i64::from(weight(w)), row)),
             None => missing.push(w.to_owned()),
         }
     }
-    (any.then_some(sum), missing)
+    (weighted_sum(rows), missing)
+}
+
+/// The sum of `weight · row` over `rows`; `None` when there are none. Queries and
+/// documents are embedded by this one sum.
+fn weighted_sum<'r>(rows: impl IntoIterator<Item = (i64, &'r [i8; DIMS])>) -> Option<[i64; DIMS]> {
+    let mut sum = [0i64; DIMS];
+    let mut any = false;
+    for (weight, row) in rows {
+        for (s, &v) in sum.iter_mut().zip(row) {
+            *s += weight * i64::from(v);
+        }
+        any = true;
+    }
+    any.then_some(sum)
 }
 
 #[derive(Debug, Clone)]
@@ -116,19 +123,8 @@ impl Dense {
             (0..n)
                 .into_par_iter()
                 .map(|i| {
-                    let mut sum = [0i64; DIMS];
-                    let mut any = false;
-                    for &(weight, row) in corpus.document(i).iter().filter_map(|&w| rows[w as usize].as_ref()) {
-                        for (s, &v) in sum.iter_mut().zip(row) {
-                            *s += weight * i64::from(v);
-                        }
-                        any = true;
-                    }
-                    if any {
-                        ByteVector::quantise(&sum)
-                    } else {
-                        None
-                    }
+                    let sum = weighted_sum(corpus.document(i).iter().filter_map(|&w| rows[w as usize]))?;
+                    ByteVector::quantise(&sum)
                 })
                 .collect()
         });
