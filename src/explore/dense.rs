@@ -203,38 +203,40 @@ impl Ivf {
             return Ivf::default();
         }
         let k = ((ids.len() as f64).sqrt().ceil() as usize).clamp(1, MAX_LISTS.min(ids.len()));
-        let unit = |id: u32| -> [f64; DIMS] {
+        // Single precision: half the memory traffic of doubles and twice the lanes, and
+        // the centres only decide which list a document goes to.
+        let unit = |id: u32| -> [f32; DIMS] {
             let v = vectors[id as usize].as_ref().expect("has a vector");
             let mut out = [0.0; DIMS];
             for (o, &x) in out.iter_mut().zip(&v.values) {
-                *o = f64::from(x) * v.inv_norm;
+                *o = (f64::from(x) * v.inv_norm) as f32;
             }
             out
         };
         // The centres are learnt from at most MAX_TRAINING documents spread evenly over
         // the id order, so the cost of learning does not grow with the catalogue.
-        let training: Vec<[f64; DIMS]> = if ids.len() <= MAX_TRAINING {
+        let training: Vec<[f32; DIMS]> = if ids.len() <= MAX_TRAINING {
             ids.iter().map(|&id| unit(id)).collect()
         } else {
             (0..MAX_TRAINING).map(|i| unit(ids[i * ids.len() / MAX_TRAINING])).collect()
         };
         // Deterministic start: training documents spread evenly over their order.
-        let mut centres: Vec<[f64; DIMS]> = (0..k).map(|c| training[c * training.len() / k]).collect();
+        let mut centres: Vec<[f32; DIMS]> = (0..k).map(|c| training[c * training.len() / k]).collect();
         for _ in 0..KMEANS_ROUNDS {
             // Each document's nearest centre is independent of the others: in parallel.
             let assignment: Vec<usize> =
-                training.par_iter().map(|u| nearest(&centres, |c| c.iter().zip(u).map(|(a, b)| a * b).sum())).collect();
+                training.par_iter().map(|u| nearest(&centres, |c| f64::from(dot_units(c, u)))).collect();
             let mut sums = vec![[0.0f64; DIMS]; k];
             for (&c, u) in assignment.iter().zip(&training) {
-                for (s, x) in sums[c].iter_mut().zip(u) {
-                    *s += x;
+                for (s, &x) in sums[c].iter_mut().zip(u) {
+                    *s += f64::from(x);
                 }
             }
             for (centre, sum) in centres.iter_mut().zip(sums) {
                 let norm = sum.iter().map(|x| x * x).sum::<f64>().sqrt();
                 if norm > 0.0 {
                     for (c, s) in centre.iter_mut().zip(sum) {
-                        *c = s / norm;
+                        *c = (s / norm) as f32;
                     }
                 }
             }
@@ -246,7 +248,7 @@ impl Ivf {
             .map(|c| {
                 let mut scaled = [0i64; DIMS];
                 for (s, x) in scaled.iter_mut().zip(c) {
-                    *s = (x * 1_000_000.0).round() as i64;
+                    *s = (f64::from(*x) * 1_000_000.0).round() as i64;
                 }
                 ByteVector::quantise(&scaled).unwrap_or_else(|| ByteVector::new([0; DIMS]))
             })
@@ -278,6 +280,19 @@ impl Ivf {
 /// form the compiler turns into wide vector instructions.
 fn dot_bytes(a: &[i8; DIMS], b: &[i8; DIMS]) -> i32 {
     a.iter().zip(b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum()
+}
+
+/// The dot product of two unit vectors summed in eight lanes: a single running sum
+/// would make every addition wait for the one before (floating-point addition is not
+/// reordered by the compiler), and this is the whole cost of learning the list centres.
+fn dot_units(a: &[f32; DIMS], b: &[f32; DIMS]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for lane in 0..8 {
+            lanes[lane] += x[lane] * y[lane];
+        }
+    }
+    lanes.iter().sum()
 }
 
 /// The index of the item with the greatest `score` (the first on a tie).
