@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{self, Item, Snapshot};
+use crate::catalogue::snapshot::{self, Item, Listings, Snapshot};
 use crate::error::Error;
 
 const CORRECTIONS_JSON: &str = include_str!("../content/corrections.json");
@@ -111,38 +111,50 @@ pub struct Ledger {
     corrections: Corrections,
 }
 
+/// What a claim needs of a listing: its URL, payTo set and lastUpdated.
+type ClaimRead = (String, Vec<String>, Option<String>);
+
+fn claim_read(r: &Resource) -> ClaimRead {
+    (r.url.clone(), r.pay_to_set(), r.last_updated.clone())
+}
+
 impl Ledger {
+    /// An empty ledger as it stands on `as_of`; snapshots are added oldest first.
+    pub fn new(as_of: &str, corrections: &Corrections) -> Ledger {
+        Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() }
+    }
+
     /// Builds the ledger from `snapshots` (any order; read oldest first) as it stood on
     /// `as_of`: later snapshots are ignored, so an older dated build never changes.
     pub fn build<I: Item>(snapshots: &[&Snapshot<I>], as_of: &str, corrections: &Corrections) -> Ledger {
-        /// What a claim needs of a listing: its URL, payTo set and lastUpdated.
-        type ClaimRead = (String, Vec<String>, Option<String>);
         let mut ordered: Vec<&&Snapshot<I>> = snapshots.iter().filter(|s| s.header.date.as_str() <= as_of).collect();
         ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
-        let mut ledger = Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() };
+        let mut ledger = Ledger::new(as_of, corrections);
         for snap in ordered {
-            use rayon::prelude::*;
-            // Reading listings is the costly part and independent: in parallel, in order,
-            // keeping of each only what a claim needs.
-            let read: Vec<Option<ClaimRead>> = snap
-                .items
-                .par_iter()
-                .map(|item| {
-                    let r = Resource::from_value(&item.value()).ok()?;
-                    let pay_to = r.pay_to_set();
-                    Some((r.url, pay_to, r.last_updated))
-                })
-                .collect();
-            for (position, listing) in read.into_iter().enumerate() {
-                let Some((url, pay_to, last_updated)) = listing else { continue };
-                let claims = ledger.claims.entry(url).or_default();
-                let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));
-                if !owners_update && !claims.iter().any(|c| c.pay_to == pay_to) {
-                    claims.push(Claim { date: snap.header.date.clone(), position, pay_to, last_updated });
-                }
-            }
+            ledger.add(&Listings::of(snap));
         }
         ledger
+    }
+
+    /// Adds the claims of one snapshot's listings (after every older snapshot's).
+    pub fn add(&mut self, listings: &Listings) {
+        use rayon::prelude::*;
+        let claims: Vec<Option<ClaimRead>> =
+            listings.read.par_iter().map(|r| r.as_ref().ok().map(claim_read)).collect();
+        self.add_claims(&listings.header.date, claims);
+    }
+
+    /// Adds a snapshot's claims, listing by listing in snapshot order (`None` where an
+    /// item was not a listing, so that positions hold).
+    fn add_claims(&mut self, date: &str, listings: Vec<Option<ClaimRead>>) {
+        for (position, listing) in listings.into_iter().enumerate() {
+            let Some((url, pay_to, last_updated)) = listing else { continue };
+            let claims = self.claims.entry(url).or_default();
+            let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));
+            if !owners_update && !claims.iter().any(|c| c.pay_to == pay_to) {
+                claims.push(Claim { date: date.to_owned(), position, pay_to, last_updated });
+            }
+        }
     }
 
     pub fn standing(&self, url: &str) -> Option<Standing> {
@@ -189,6 +201,33 @@ pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
         files.push(path.to_path_buf());
     }
     Ok(files)
+}
+
+/// The ledger of the stored snapshot at `path`, whose `listings` are already read:
+/// the claims of every snapshot stored before it (streamed from their files, keeping
+/// only what a claim needs), then its own.
+pub fn ledger_for(path: &Path, listings: &Listings, corrections: &Corrections) -> Result<Ledger, Error> {
+    use rayon::prelude::*;
+    let as_of = listings.header.date.as_str();
+    let mut older: Vec<(String, Vec<Option<ClaimRead>>)> = Vec::new();
+    for other in history_for(path)?.iter().filter(|p| p.as_path() != path) {
+        let mut claims = Vec::new();
+        let header = snapshot::read_in_batches(other, |batch| {
+            claims.par_extend(
+                batch.par_iter().map(|item| Resource::from_value(&item.value()).ok().map(|r| claim_read(&r))),
+            )
+        })?;
+        if header.date.as_str() <= as_of {
+            older.push((header.date, claims));
+        }
+    }
+    older.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut ledger = Ledger::new(as_of, corrections);
+    for (date, claims) in older {
+        ledger.add_claims(&date, claims);
+    }
+    ledger.add(listings);
+    Ok(ledger)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+use x402dir::catalogue::snapshot::Listings;
 use x402dir::catalogue::{fetch, import, snapshot, synth};
 use x402dir::explore::answer as explore_answer;
 use x402dir::explore::eval;
@@ -421,9 +422,6 @@ fn run(command: Command) -> Result<(), Error> {
     }
 }
 
-/// A snapshot whose items stay JSON text until each is read.
-type RawSnapshot = snapshot::Snapshot<Box<serde_json::value::RawValue>>;
-
 /// The index of a snapshot (default: the newest), judged with the stored snapshots up to
 /// it as ownership history.
 fn load_index(path: Option<PathBuf>, snapshots_dir: &std::path::Path) -> Result<(Index, Method<'static>), Error> {
@@ -437,17 +435,14 @@ fn load_index(path: Option<PathBuf>, snapshots_dir: &std::path::Path) -> Result<
         Some(p) => p,
         None => snapshot::latest(snapshots_dir)?,
     };
-    // Compile the screening patterns while the snapshots are read: both take time.
-    let (history, method) = std::thread::scope(|scope| {
+    // Compile the screening patterns while the snapshot is read: both take time.
+    let (listings, method) = std::thread::scope(|scope| {
         let method = scope.spawn(Method::embedded);
-        let history: Result<Vec<(PathBuf, RawSnapshot)>, Error> = integrity::history_for(&path)
-            .and_then(|paths| paths.into_iter().map(|p| snapshot::Snapshot::read_raw(&p).map(|s| (p, s))).collect());
-        (history, method.join().expect("content files are valid"))
+        (Listings::read(&path), method.join().expect("content files are valid"))
     });
-    let history = history?;
-    let snap = &history.iter().find(|(p, _)| *p == path).expect("a snapshot is its own history").1;
-    let refs: Vec<&RawSnapshot> = history.iter().map(|(_, s)| s).collect();
-    Ok((Index::build_with_history(snap, &refs, &method), method))
+    let listings = listings?;
+    let ledger = integrity::ledger_for(&path, &listings, method.corrections)?;
+    Ok((Index::from_listings(listings, &method, ledger), method))
 }
 
 /// A corpus word worth a vector: has a letter and is not an id (long, or hex-like).

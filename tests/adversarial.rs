@@ -208,7 +208,7 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
     }
     // Of five odd amounts only the plain one is read.
     let amounts = feb.entries.iter().find(|e| e.resource.url == "https://numbers.example/amounts").unwrap();
-    assert_eq!(amounts.prices.iter().map(|p| p.amount_atomic.as_str()).collect::<Vec<_>>(), vec!["250"]);
+    assert_eq!(amounts.prices(&Method::embedded()).iter().map(|p| p.amount_atomic.as_str()).collect::<Vec<_>>(), vec!["250"]);
     assert_eq!(amounts.resource.drops.len(), 4);
     // A 1 MB description is cut, 500 tags are cut to 32, a 5,000-character name is dropped.
     let huge = feb.entries.iter().find(|e| e.resource.url == "https://huge.example/desc").unwrap();

@@ -57,12 +57,12 @@ fn odd_amounts_are_kept_exact_or_dropped_with_a_reason() {
         .filter(|d| d.field.ends_with("maxAmountRequired") && d.reason == "amount is empty")
         .collect();
     assert_eq!(empty_drops.len(), 2);
-    let zero = idx.entries.iter().flat_map(|e| &e.prices).filter(|p| p.amount_atomic == "0").count();
+    let zero = idx.entries.iter().flat_map(|e| e.prices(&Method::embedded())).filter(|p| p.amount_atomic == "0").count();
     assert_eq!(zero, 9);
     let huge: Vec<String> = idx
         .entries
         .iter()
-        .flat_map(|e| &e.prices)
+        .flat_map(|e| e.prices(&Method::embedded()))
         .filter(|p| p.amount_atomic.len() >= 10)
         .map(|p| p.usd.map(|u| u.to_string()).unwrap_or_default())
         .collect();
@@ -71,7 +71,7 @@ fn odd_amounts_are_kept_exact_or_dropped_with_a_reason() {
     let caip19 = idx
         .entries
         .iter()
-        .flat_map(|e| &e.prices)
+        .flat_map(|e| e.prices(&Method::embedded()))
         .filter(|p| p.asset.as_deref().is_some_and(|a| a.starts_with("eip155:8453/erc20:")))
         .filter(|p| p.usd.is_some())
         .count();
@@ -86,7 +86,7 @@ fn networks_are_canonical_and_testnets_have_no_usd_price() {
         for n in &e.networks {
             *seen.entry(n.as_str()).or_default() += 1;
         }
-        for p in &e.prices {
+        for p in e.prices(&Method::embedded()) {
             if p.testnet {
                 assert!(p.usd.is_none());
             }

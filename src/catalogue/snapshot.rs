@@ -17,6 +17,7 @@ use serde_json::Value;
 use time::macros::format_description;
 use time::Date;
 
+use crate::catalogue::model::{Rejection, Resource};
 use crate::error::Error;
 
 pub const FORMAT_NAME: &str = "x402dir-snapshot";
@@ -113,13 +114,6 @@ impl<I> Snapshot<I> {
     }
 }
 
-impl Snapshot<Box<serde_json::value::RawValue>> {
-    /// Reads a snapshot keeping each item as its JSON text: what the build uses.
-    pub fn read_raw(path: &Path) -> Result<Self, Error> {
-        read_file(path)
-    }
-}
-
 impl Snapshot {
     pub fn read(path: &Path) -> Result<Snapshot, Error> {
         read_file(path)
@@ -140,12 +134,45 @@ impl Snapshot {
     }
 }
 
+/// A snapshot as the index reads it: its header and each item read as a listing (or
+/// why it could not be), in snapshot order.
+pub struct Listings {
+    pub header: Header,
+    pub read: Vec<Result<Resource, Rejection>>,
+}
+
+impl Listings {
+    /// Reads the stored snapshot at `path` as a stream ([`read_in_batches`]), each batch
+    /// of items read as listings in parallel, so the file's text never sits in memory.
+    pub fn read(path: &Path) -> Result<Listings, Error> {
+        use rayon::prelude::*;
+        let mut read = Vec::new();
+        let header = read_in_batches(path, |batch| read.par_extend(batch.par_iter().map(read_listing)))?;
+        Ok(Listings { header, read })
+    }
+
+    /// The listings of a snapshot held in memory.
+    pub fn of<I: Item>(snapshot: &Snapshot<I>) -> Listings {
+        use rayon::prelude::*;
+        Listings { header: snapshot.header.clone(), read: snapshot.items.par_iter().map(read_listing).collect() }
+    }
+}
+
+fn read_listing<I: Item>(item: &I) -> Result<Resource, Rejection> {
+    Resource::from_value(&item.value())
+}
+
 /// Reads and checks a stored snapshot, items as `I`.
 fn read_file<I: serde::de::DeserializeOwned>(path: &Path) -> Result<Snapshot<I>, Error> {
     let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
     let file: File<I> =
         serde_json::from_slice(&bytes).map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
-    let h = &file.header;
+    check_header(path, &file.header, file.items.len())?;
+    Ok(Snapshot { header: file.header, items: file.items })
+}
+
+/// The checks every read makes of a header, given how many items followed it.
+fn check_header(path: &Path, h: &Header, items: usize) -> Result<(), Error> {
     if h.format != FORMAT_NAME {
         return Err(Error::input(path, format!("format is {:?}, expected {FORMAT_NAME:?}", h.format)));
     }
@@ -160,13 +187,123 @@ fn read_file<I: serde::de::DeserializeOwned>(path: &Path) -> Result<Snapshot<I>,
         });
     }
     parse_date(&h.date).map_err(|e| Error::input(path, e))?;
-    if h.item_count != file.items.len() {
+    if h.item_count != items {
         return Err(Error::input(
             path,
-            format!("header says {} items but the file holds {}; the file is damaged", h.item_count, file.items.len()),
+            format!("header says {} items but the file holds {items}; the file is damaged", h.item_count),
         ));
     }
-    Ok(Snapshot { header: file.header, items: file.items })
+    Ok(())
+}
+
+/// An item as its JSON text, checked as JSON but not parsed.
+pub type RawItem = Box<serde_json::value::RawValue>;
+
+/// Items handed on per batch by [`read_in_batches`].
+const ITEMS_PER_BATCH: usize = 4096;
+
+/// Reads the stored snapshot at `path` from the file as a stream, handing `each` its
+/// items as JSON text a batch at a time, in file order, and returns the checked header.
+/// A million-item snapshot is 700 MB of text: read whole, that text and the listings
+/// made from it sat in memory together, which set the build's peak. Here a thread
+/// scans the file while `each` works on the batch before, and at most three batches
+/// of text exist at once. The file is checked as [`Snapshot::read`] checks it; on an
+/// error `each` may have seen some batches, which the caller then throws away.
+pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Result<Header, Error> {
+    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let (send, batches) = std::sync::mpsc::sync_channel::<Vec<RawItem>>(1);
+    let scanned = std::thread::scope(|scope| {
+        let scanner = scope.spawn(move || {
+            let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
+            let read = serde::de::DeserializeSeed::deserialize(stream::FileSeed { send }, &mut de)?;
+            de.end().map(|()| read)
+        });
+        for batch in batches {
+            each(batch);
+        }
+        scanner.join().expect("the scanner does not panic")
+    });
+    let (header, items) = scanned.map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+    check_header(path, &header, items)?;
+    Ok(header)
+}
+
+/// The serde side of [`read_in_batches`]: the file object, whose `items` array is
+/// passed on in batches as it is scanned instead of collected.
+mod stream {
+    use std::fmt;
+    use std::sync::mpsc::SyncSender;
+
+    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    use super::{Header, RawItem, ITEMS_PER_BATCH};
+
+    pub struct FileSeed {
+        pub send: SyncSender<Vec<RawItem>>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for FileSeed {
+        /// The header and how many items the file held.
+        type Value = (Header, usize);
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for FileSeed {
+        type Value = (Header, usize);
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object with a header and items")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let (mut header, mut items) = (None, None);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "header" => header = Some(map.next_value::<Header>()?),
+                    "items" => items = Some(map.next_value_seed(Items { send: &self.send })?),
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            let header = header.ok_or_else(|| de::Error::missing_field("header"))?;
+            Ok((header, items.ok_or_else(|| de::Error::missing_field("items"))?))
+        }
+    }
+
+    struct Items<'a> {
+        send: &'a SyncSender<Vec<RawItem>>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Items<'_> {
+        type Value = usize;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Items<'_> {
+        type Value = usize;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an array of items")
+        }
+        fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<usize, S::Error> {
+            let mut count = 0;
+            let mut batch = Vec::with_capacity(ITEMS_PER_BATCH);
+            while let Some(item) = seq.next_element::<RawItem>()? {
+                batch.push(item);
+                count += 1;
+                if batch.len() == ITEMS_PER_BATCH {
+                    self.send.send(std::mem::take(&mut batch)).map_err(de::Error::custom)?;
+                    batch.reserve(ITEMS_PER_BATCH);
+                }
+            }
+            if !batch.is_empty() {
+                self.send.send(batch).map_err(de::Error::custom)?;
+            }
+            Ok(count)
+        }
+    }
 }
 
 /// The stored layout, item by item: a header line, then one item per line. Returns how
@@ -310,6 +447,54 @@ mod tests {
         assert!(text.contains(r#""x":1.50"#));
         assert_eq!(Snapshot::read(&path).unwrap(), s);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Reads `path` in batches and returns every item's text in order, with the size
+    /// of each batch.
+    fn streamed(path: &Path) -> Result<(Header, Vec<String>, Vec<usize>), Error> {
+        let (mut items, mut sizes) = (Vec::new(), Vec::new());
+        let header = read_in_batches(path, |batch| {
+            sizes.push(batch.len());
+            items.extend(batch.iter().map(|i| i.get().to_owned()));
+        })?;
+        Ok((header, items, sizes))
+    }
+
+    #[test]
+    fn streamed_reading_gives_every_item_in_order_in_bounded_batches() {
+        let dir = tempdir("stream");
+        let mut s = sample("2025-12-31");
+        let n = ITEMS_PER_BATCH * 2 + 5;
+        s.items = (0..n).map(|i| serde_json::json!({"resource": format!("https://{i}.example"), "n": i})).collect();
+        s.header.item_count = n;
+        let path = s.write_into(&dir, false).unwrap();
+        let (header, items, sizes) = streamed(&path).unwrap();
+        assert_eq!(header, s.header);
+        let whole: Vec<String> = Snapshot::read(&path).unwrap().items.iter().map(|v| v.to_string()).collect();
+        assert_eq!(items, whole);
+        assert_eq!(sizes, vec![ITEMS_PER_BATCH, ITEMS_PER_BATCH, 5]);
+        // Not only the one-item-per-line layout: any JSON with a header and items reads.
+        fs::write(&path, serde_json::to_vec_pretty(&serde_json::json!({"items": s.items, "header": s.header})).unwrap())
+            .unwrap();
+        assert_eq!(streamed(&path).unwrap().1.len(), n);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn streamed_reading_fails_clearly_on_damaged_files() {
+        let dir = tempdir("stream-damaged");
+        let path = sample("2025-12-31").write_into(&dir, false).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, text.replace("\"item_count\":2", "\"item_count\":3")).unwrap();
+        assert!(streamed(&path).unwrap_err().to_string().contains("damaged"));
+        fs::write(&path, &text[..text.len() - 10]).unwrap();
+        assert!(streamed(&path).unwrap_err().to_string().contains("not an x402dir snapshot"));
+        fs::write(&path, text.replace("x402dir-snapshot", "other")).unwrap();
+        assert!(streamed(&path).unwrap_err().to_string().contains("format is"));
+        fs::write(&path, "{\"items\": []}").unwrap();
+        assert!(streamed(&path).unwrap_err().to_string().contains("header"));
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(streamed(&path), Err(Error::Io { .. })));
     }
 
     #[test]

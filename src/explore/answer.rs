@@ -122,7 +122,7 @@ pub fn explore(
                 resource: e.resource.url.clone(),
                 service_name: e.resource.service_name.clone(),
                 description: e.public_description().map(str::to_owned),
-                description_withheld: e.withheld.clone(),
+                description_withheld: e.withheld.as_deref().cloned(),
                 min_price_usd: e.min_price_usd,
                 networks: e.networks.clone(),
                 unique_payers_30d: e.figures.unique_payers_30d,

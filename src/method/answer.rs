@@ -145,14 +145,14 @@ pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> 
 /// each with whether the word is in the description) instead of a scan of every entry:
 /// what the build uses to write a file per word. Identical to [`answer`] with default
 /// filters; a word the tokeniser would read differently takes the scan.
-pub fn single_word_answer(index: &Index, method: &Method, word: &str, postings: &[(usize, bool)]) -> Answer {
+pub fn single_word_answer(index: &Index, method: &Method, word: &str, postings: &[(u32, bool)]) -> Answer {
     let filters = Filters::default();
     let tokens = tokenise(word);
     if tokens.tokens != [word] {
         return answer(index, method, word, &filters);
     }
     // Browse order is the order of rank_key(0): within one match_score, ids are in rank order.
-    let mut ids: Vec<(u32, usize)> = postings.iter().map(|&(id, d)| (u32::from(d), id)).collect();
+    let mut ids: Vec<(u32, usize)> = postings.iter().map(|&(id, d)| (u32::from(d), id as usize)).collect();
     ids.sort_by_key(|&(score, id)| (std::cmp::Reverse(score), id));
     let matched: Vec<(u32, &Entry)> = ids.into_iter().map(|(score, id)| (score, &index.entries[id])).collect();
     envelope(index, method, word, tokens, &filters, matched)
@@ -208,8 +208,8 @@ pub fn row(e: &Entry, match_score: u32, index: &Index, method: &Method) -> Row {
         resource: e.resource.url.clone(),
         service_name: e.resource.service_name.clone(),
         description: e.public_description().map(str::to_owned),
-        description_withheld: e.withheld.clone(),
-        prices: e.prices.clone(),
+        description_withheld: e.withheld.as_deref().cloned(),
+        prices: e.prices(method),
         min_price_usd: e.min_price_usd,
         networks: e.networks.clone(),
         match_score,
@@ -219,8 +219,13 @@ pub fn row(e: &Entry, match_score: u32, index: &Index, method: &Method) -> Row {
         days_since_last_call: e.figures.days_since_last_call,
         segments: e.segments.clone(),
         operator_listing: e.operator_listing,
-        page: format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug),
+        page: page_url(method, index, e),
     }
+}
+
+/// The address of an entry's page on the published site.
+pub fn page_url(method: &Method, index: &Index, e: &Entry) -> String {
+    format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug)
 }
 
 /// The rule applied to this query, in plain words.

@@ -2,6 +2,7 @@
 //! its figures, in browse order. Answers and pages are all computed from it.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -14,9 +15,11 @@ use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{Header, Item, Snapshot};
-use crate::integrity::{is_owners, Claim, Ledger, Standing};
+use crate::catalogue::snapshot::{parse_date, Header, Item, Listings, Snapshot};
+use crate::error::Error;
+use crate::integrity::{self, is_owners, Claim, Ledger, Standing};
 use crate::site::paths::{host_of, resource_slug};
+use crate::timings::phase;
 
 /// One resource as the method sees it.
 #[derive(Debug, Clone)]
@@ -26,10 +29,10 @@ pub struct Entry {
     pub haystack: String,
     /// Where the description's words end in `haystack` (see [`Entry::description_haystack`]).
     description_end: usize,
-    pub withheld: Option<Withheld>,
+    /// Boxed: rare, and it would otherwise widen every entry by a hundred bytes.
+    pub withheld: Option<Box<Withheld>>,
     pub segments: Vec<String>,
     pub figures: Figures,
-    pub prices: Vec<Price>,
     /// Lowest USD price among accepts paid in a known USD stablecoin.
     pub min_price_usd: Option<Decimal>,
     /// Distinct networks accepted, as CAIP-2 ids where the table knows the alias.
@@ -55,6 +58,12 @@ impl Entry {
     /// its words cannot be recovered from what is published.
     pub fn description_haystack(&self) -> &str {
         &self.haystack[..self.description_end]
+    }
+
+    /// The prices the listing asks, read from its accepts each time they are wanted: a
+    /// copy kept per entry was a fifth of the build's memory at a million listings.
+    pub fn prices(&self, method: &Method) -> Vec<Price> {
+        prices(&self.resource, method)
     }
 
     pub fn rank_key(&self, match_score: u32) -> RankKey<'_> {
@@ -140,24 +149,32 @@ pub struct Index {
 impl Index {
     /// The index of a snapshot judged on its own (no earlier snapshots as history).
     pub fn build<I: Item>(snapshot: &Snapshot<I>, method: &Method) -> Index {
-        let ledger = Ledger::build(&[snapshot], &snapshot.header.date, method.corrections);
-        Index::build_with(snapshot, method, &ledger)
+        let listings = Listings::of(snapshot);
+        let mut ledger = Ledger::new(&listings.header.date, method.corrections);
+        ledger.add(&listings);
+        Index::from_listings(listings, method, ledger)
     }
 
     /// The index of a snapshot judged with `history` (the stored snapshots up to and
     /// including it) deciding who owns each URL.
     pub fn build_with_history<I: Item>(snapshot: &Snapshot<I>, history: &[&Snapshot<I>], method: &Method) -> Index {
         let ledger = Ledger::build(history, &snapshot.header.date, method.corrections);
-        Index::build_with(snapshot, method, &ledger)
+        Index::from_listings(Listings::of(snapshot), method, ledger)
     }
 
-    /// The index of a snapshot with ownership decided by `ledger` (SPEC §4).
-    pub fn build_with<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: &Ledger) -> Index {
-        let date = snapshot.date();
+    /// The index of the stored snapshot at `path`, judged with the snapshots stored
+    /// before it (SPEC §4). Read as a stream: what stays in memory is the listings.
+    pub fn read(path: &Path, method: &Method) -> Result<Index, Error> {
+        let listings = phase("index: read listings", || Listings::read(path))?;
+        let ledger = phase("index: ownership ledger", || integrity::ledger_for(path, &listings, method.corrections))?;
+        Ok(phase("index: entries", || Index::from_listings(listings, method, ledger)))
+    }
+
+    /// The index of `listings` with ownership decided by `ledger` (SPEC §4).
+    pub fn from_listings(listings: Listings, method: &Method, ledger: Ledger) -> Index {
+        let Listings { header, read } = listings;
+        let date = parse_date(&header.date).expect("snapshot dates are checked when read");
         let mut report = Report::default();
-        // Reading a listing is independent of every other: in parallel, in order.
-        let read: Vec<Result<Resource, _>> =
-            snapshot.items.par_iter().map(|item| Resource::from_value(&item.value())).collect();
         // Group listings by exact URL, keeping snapshot positions.
         let mut by_url: BTreeMap<String, Vec<(usize, Resource)>> = BTreeMap::new();
         for (position, result) in read.into_iter().enumerate() {
@@ -208,12 +225,13 @@ impl Index {
             let (_, resource) = listings.pop().expect("non-empty");
             kept.push(resource);
         }
+        drop(ledger);
         let mut entries: Vec<Entry> = kept.into_par_iter().map(|r| Entry::new(r, date, method)).collect();
         // Stable, so that equal keys (none: the URL ends every key) could not reorder.
         entries.par_sort_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
         report.rejected.sort_by_key(|r| r.position);
         report.overruled.sort_by_key(|o| o.position);
-        Index { header: snapshot.header.clone(), date, entries, report }
+        Index { header, date, entries, report }
     }
 }
 
@@ -230,26 +248,14 @@ impl Entry {
         );
         let segments = method.segments.labels(&haystack);
 
-        let mut prices = Vec::new();
+        let prices = prices(&resource, method);
+        // Every network an accept names counts, priced or not.
         let mut networks: Vec<String> = Vec::new();
-        for accept in &resource.accepts {
-            let Some(network) = accept.network.as_deref() else { continue };
-            let network_id = method.assets.canonical_network(network).to_owned();
-            if !networks.contains(&network_id) {
-                networks.push(network_id.clone());
+        for network in resource.accepts.iter().filter_map(|a| a.network.as_deref()) {
+            let network_id = method.assets.canonical_network(network);
+            if !networks.iter().any(|n| n == network_id) {
+                networks.push(network_id.to_owned());
             }
-            let Some(amount) = accept.amount else { continue };
-            let coin = accept.asset.as_deref().and_then(|a| method.assets.usd_stablecoin(&network_id, a));
-            prices.push(Price {
-                network: network.to_owned(),
-                testnet: method.assets.is_testnet(&network_id),
-                network_id,
-                scheme: accept.scheme.clone(),
-                asset: accept.asset.clone(),
-                amount_atomic: amount.to_string(),
-                usd: coin.map(|c| Decimal::new(amount, c.decimals)),
-                asset_symbol: coin.map(|c| c.symbol.clone()),
-            });
         }
         let min_price_usd = prices.iter().filter_map(|p| p.usd).min_by(|a, b| a.cmp_exact(b));
         Entry {
@@ -259,11 +265,32 @@ impl Entry {
             resource,
             haystack,
             description_end,
-            withheld,
+            withheld: withheld.map(Box::new),
             segments,
-            prices,
             min_price_usd,
             networks,
         }
     }
+}
+
+/// A price per accept that names a network and an amount, in accept order.
+fn prices(resource: &Resource, method: &Method) -> Vec<Price> {
+    let mut out = Vec::new();
+    for accept in &resource.accepts {
+        let Some(network) = accept.network.as_deref() else { continue };
+        let network_id = method.assets.canonical_network(network).to_owned();
+        let Some(amount) = accept.amount else { continue };
+        let coin = accept.asset.as_deref().and_then(|a| method.assets.usd_stablecoin(&network_id, a));
+        out.push(Price {
+            network: network.to_owned(),
+            testnet: method.assets.is_testnet(&network_id),
+            network_id,
+            scheme: accept.scheme.clone(),
+            asset: accept.asset.clone(),
+            amount_atomic: amount.to_string(),
+            usd: coin.map(|c| Decimal::new(amount, c.decimals)),
+            asset_symbol: coin.map(|c| c.symbol.clone()),
+        });
+    }
+    out
 }

@@ -8,7 +8,6 @@ pub mod pages;
 pub mod paths;
 pub mod shards;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -16,12 +15,11 @@ use askama::Template;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::catalogue::snapshot::{parse_date, Snapshot};
+use crate::catalogue::snapshot::parse_date;
 use crate::error::Error;
 use crate::explore::eval::{self, GoldenSet};
 use crate::explore::vectors::VectorTable;
 use crate::explore::{Explore, EXPLORE_VERSION};
-use crate::integrity;
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::Method;
@@ -29,8 +27,6 @@ use crate::timings::phase;
 use output::Output;
 use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
 use shards::Sink;
-
-type RawItem = Box<serde_json::value::RawValue>;
 
 /// Files every snapshot folder carries under `static/`.
 const ASSETS: &[(&str, &str)] = &[
@@ -85,11 +81,12 @@ pub fn build_limited(
     max_files: Option<usize>,
 ) -> Result<Vec<BuiltSnapshot>, Error> {
     check_out_dir(out)?;
-    let indexes = phase("read and index snapshots", || indexes_with_history(snapshots, method))?;
     let output = Output::new(out);
     let mut built = Vec::new();
-    for index in &indexes {
-        let files = swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(index, method, sink))?;
+    // One snapshot at a time: its listings are the bulk of the build's memory.
+    for path in snapshots {
+        let index = phase("read and index snapshot", || read_index(path, method))?;
+        let files = swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, sink))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
     }
     write_root(&output)?;
@@ -99,35 +96,21 @@ pub fn build_limited(
 /// Indexes `snapshots`, each judged with the snapshots stored before it as history
 /// (ownership is decided across snapshots, SPEC §4).
 pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Vec<Index>, Error> {
-    let histories: Vec<Vec<PathBuf>> = snapshots.iter().map(|p| integrity::history_for(p)).collect::<Result<_, _>>()?;
-    let mut needed: Vec<PathBuf> = histories.iter().flatten().cloned().collect();
-    needed.sort();
-    needed.dedup();
-    // Items stay JSON text until each is read: a large snapshot never sits in memory as trees.
-    let read: Vec<Snapshot<RawItem>> = needed.par_iter().map(|p| Snapshot::read_raw(p)).collect::<Result<_, _>>()?;
-    let by_path: BTreeMap<&PathBuf, &Snapshot<RawItem>> = needed.iter().zip(&read).collect();
-    let mut indexes: Vec<Index> = snapshots
-        .par_iter()
-        .zip(&histories)
-        .map(|(path, history)| {
-            let snapshot = by_path[path];
-            let refs: Vec<&Snapshot<RawItem>> = history.iter().map(|p| by_path[p]).collect();
-            Index::build_with_history(snapshot, &refs, method)
-        })
-        .collect();
-    drop(by_path);
-    drop(read);
+    snapshots.iter().map(|path| read_index(path, method)).collect()
+}
+
+/// [`Index::read`], with the entries then copied together (see below).
+fn read_index(path: &Path, method: &Method) -> Result<Index, Error> {
+    let mut index = Index::read(path, method)?;
     // The entries were made among millions of short-lived parse values, which leaves
     // them scattered over pages the allocator cannot give back. Copied once more, now
     // that nothing else is allocated, they sit together and the old pages go back.
-    for index in &mut indexes {
-        // Each copy is made before its original is freed, one entry at a time: a move
-        // (what clippy suggests) would keep the scattered allocations.
-        #[allow(clippy::map_clone)]
-        let copied = std::mem::take(&mut index.entries).into_iter().map(|e| e.clone()).collect();
-        index.entries = copied;
-    }
-    Ok(indexes)
+    // Each copy is made before its original is freed, one entry at a time: a move
+    // (what clippy suggests) would keep the scattered allocations.
+    #[allow(clippy::map_clone)]
+    let copied = std::mem::take(&mut index.entries).into_iter().map(|e| e.clone()).collect();
+    index.entries = copied;
+    Ok(index)
 }
 
 fn check_out_dir(out: &Path) -> Result<(), Error> {
@@ -413,10 +396,8 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
             Job::Report => ("report/index.html".into(), html(&pages::report_page(&chrome, index))?),
         })
     };
-    phase("render and write pages", || {
-        jobs.chunks(shards::BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
-    })?;
-    phase("method API files", || shards::write_api_files(index, method, sink))?;
+    // The explore index goes out first and is then let go: at a million listings it is
+    // half a gigabyte that the pages and the method API do not need.
     let mut files = phase("explore API files", || explore_api::api_files(&explore, index, method, table));
     if let Some(e) = &evaluation {
         let ivf = &explore.dense.ivf;
@@ -427,8 +408,13 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
         let json = serde_json::to_vec_pretty(e).expect("evaluations serialise");
         files.push(("api/explore/evaluation.json".into(), json));
     }
-    files.extend(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())));
-    sink(files)
+    sink(files)?;
+    drop(explore);
+    phase("render and write pages", || {
+        jobs.chunks(shards::BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
+    })?;
+    phase("method API files", || shards::write_api_files(index, method, sink))?;
+    sink(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())).collect())
 }
 
 /// Root files: the list of dates, the versioned method page, JSON Schemas, and the

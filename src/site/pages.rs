@@ -275,7 +275,7 @@ pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> Re
         },
     ];
     let prices = e
-        .prices
+        .prices(method)
         .iter()
         .map(|p| PriceRow {
             network: if p.network == p.network_id {
