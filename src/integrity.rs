@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{self, Item, Listings, Snapshot};
+use crate::catalogue::snapshot::{self, Item, Snapshot};
 use crate::error::Error;
 
 const CORRECTIONS_JSON: &str = include_str!("../content/corrections.json");
@@ -114,8 +114,11 @@ pub struct Ledger {
 /// What a claim needs of a listing: its URL, payTo set and lastUpdated.
 type ClaimRead = (String, Vec<String>, Option<String>);
 
-fn claim_read(r: &Resource) -> ClaimRead {
-    (r.url.clone(), r.pay_to_set(), r.last_updated.clone())
+/// What a claim needs of an item, `None` when it is not a listing.
+fn claim_of(item: &serde_json::Value) -> Option<ClaimRead> {
+    let r = Resource::from_value(item).ok()?;
+    let pay_to = r.pay_to_set();
+    Some((r.url, pay_to, r.last_updated))
 }
 
 impl Ledger {
@@ -131,17 +134,11 @@ impl Ledger {
         ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
         let mut ledger = Ledger::new(as_of, corrections);
         for snap in ordered {
-            ledger.add(&Listings::of(snap));
+            use rayon::prelude::*;
+            let claims = snap.items.par_iter().map(|item| claim_of(&item.value())).collect();
+            ledger.add_claims(&snap.header.date, claims);
         }
         ledger
-    }
-
-    /// Adds the claims of one snapshot's listings (after every older snapshot's).
-    pub fn add(&mut self, listings: &Listings) {
-        use rayon::prelude::*;
-        let claims: Vec<Option<ClaimRead>> =
-            listings.read.par_iter().map(|r| r.as_ref().ok().map(claim_read)).collect();
-        self.add_claims(&listings.header.date, claims);
     }
 
     /// Adds a snapshot's claims, listing by listing in snapshot order (`None` where an
@@ -149,16 +146,31 @@ impl Ledger {
     fn add_claims(&mut self, date: &str, listings: Vec<Option<ClaimRead>>) {
         for (position, listing) in listings.into_iter().enumerate() {
             let Some((url, pay_to, last_updated)) = listing else { continue };
-            let claims = self.claims.entry(url).or_default();
-            let owners_update = claims.first().is_some_and(|owner| is_owners(&pay_to, &owner.pay_to));
-            if !owners_update && !claims.iter().any(|c| c.pay_to == pay_to) {
-                claims.push(Claim { date: date.to_owned(), position, pay_to, last_updated });
-            }
+            let claim = Claim { date: date.to_owned(), position, pay_to, last_updated };
+            add_claim(self.claims.entry(url).or_default(), claim);
         }
     }
 
+    /// The standing of `url` once `current` (the claims of the snapshot being indexed,
+    /// in snapshot order) is added to what the ledger holds. The ledger need not hold
+    /// the current snapshot's own claims, and if it does, adding them again changes
+    /// nothing: a million claims of the current snapshot are never held at once.
+    pub fn standing_with(&self, url: &str, current: impl IntoIterator<Item = Claim>) -> Option<Standing> {
+        let mut claims = self.claims.get(url).cloned().unwrap_or_default();
+        for claim in current {
+            add_claim(&mut claims, claim);
+        }
+        self.decide(url, claims)
+    }
+
     pub fn standing(&self, url: &str) -> Option<Standing> {
-        let claims = self.claims.get(url)?;
+        self.standing_with(url, [])
+    }
+
+    fn decide(&self, url: &str, claims: Vec<Claim>) -> Option<Standing> {
+        if claims.is_empty() {
+            return None;
+        }
         if claims.len() == 1 {
             return Some(Standing::Owned { owner: claims[0].pay_to.clone() });
         }
@@ -172,8 +184,17 @@ impl Ledger {
                 owner.dedup();
                 Some(Standing::Settled { owner, by: c.clone() })
             }
-            None => Some(Standing::Contested { claims: claims.clone() }),
+            None => Some(Standing::Contested { claims }),
         }
+    }
+}
+
+/// Adds a claim to a URL's claims (SPEC §4): the first payTo set owns the URL; a set
+/// already seen, or a part of the owner's, is an update and adds nothing.
+fn add_claim(claims: &mut Vec<Claim>, claim: Claim) {
+    let owners_update = claims.first().is_some_and(|owner| is_owners(&claim.pay_to, &owner.pay_to));
+    if !owners_update && !claims.iter().any(|c| c.pay_to == claim.pay_to) {
+        claims.push(claim);
     }
 }
 
@@ -203,19 +224,16 @@ pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
-/// The ledger of the stored snapshot at `path`, whose `listings` are already read:
-/// the claims of every snapshot stored before it (streamed from their files, keeping
-/// only what a claim needs), then its own.
-pub fn ledger_for(path: &Path, listings: &Listings, corrections: &Corrections) -> Result<Ledger, Error> {
+/// The ledger of the stored snapshot at `path`, dated `as_of`: the claims of every snapshot stored before it, streamed from their files keeping
+/// only what a claim needs. Its own claims are added URL by URL as it is indexed
+/// ([`Ledger::standing_with`]).
+pub fn ledger_for(path: &Path, as_of: &str, corrections: &Corrections) -> Result<Ledger, Error> {
     use rayon::prelude::*;
-    let as_of = listings.header.date.as_str();
     let mut older: Vec<(String, Vec<Option<ClaimRead>>)> = Vec::new();
     for other in history_for(path)?.iter().filter(|p| p.as_path() != path) {
         let mut claims = Vec::new();
         let header = snapshot::read_in_batches(other, |batch| {
-            claims.par_extend(
-                batch.par_iter().map(|item| Resource::from_value(&item.value()).ok().map(|r| claim_read(&r))),
-            )
+            claims.par_extend(batch.par_iter().map(|item| claim_of(&item.value())))
         })?;
         if header.date.as_str() <= as_of {
             older.push((header.date, claims));
@@ -226,7 +244,6 @@ pub fn ledger_for(path: &Path, listings: &Listings, corrections: &Corrections) -
     for (date, claims) in older {
         ledger.add_claims(&date, claims);
     }
-    ledger.add(listings);
     Ok(ledger)
 }
 

@@ -5,13 +5,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use x402dir::catalogue::snapshot::Listings;
 use x402dir::catalogue::{fetch, import, snapshot, synth};
 use x402dir::explore::answer as explore_answer;
 use x402dir::explore::eval;
 use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::Explore;
-use x402dir::integrity;
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
@@ -435,14 +433,8 @@ fn load_index(path: Option<PathBuf>, snapshots_dir: &std::path::Path) -> Result<
         Some(p) => p,
         None => snapshot::latest(snapshots_dir)?,
     };
-    // Compile the screening patterns while the snapshot is read: both take time.
-    let (listings, method) = std::thread::scope(|scope| {
-        let method = scope.spawn(Method::embedded);
-        (Listings::read(&path), method.join().expect("content files are valid"))
-    });
-    let listings = listings?;
-    let ledger = integrity::ledger_for(&path, &listings, method.corrections)?;
-    Ok((Index::from_listings(listings, &method, ledger), method))
+    let method = Method::embedded();
+    Ok((Index::read(&path, &method)?, method))
 }
 
 /// A corpus word worth a vector: has a letter and is not an id (long, or hex-like).

@@ -17,7 +17,6 @@ use serde_json::Value;
 use time::macros::format_description;
 use time::Date;
 
-use crate::catalogue::model::{Rejection, Resource};
 use crate::error::Error;
 
 pub const FORMAT_NAME: &str = "x402dir-snapshot";
@@ -132,34 +131,6 @@ impl Snapshot {
     pub fn write_into(&self, dir: &Path, overwrite: bool) -> Result<PathBuf, Error> {
         write_streaming(dir, &self.header, overwrite, self.items.iter().map(Ok))
     }
-}
-
-/// A snapshot as the index reads it: its header and each item read as a listing (or
-/// why it could not be), in snapshot order.
-pub struct Listings {
-    pub header: Header,
-    pub read: Vec<Result<Resource, Rejection>>,
-}
-
-impl Listings {
-    /// Reads the stored snapshot at `path` as a stream ([`read_in_batches`]), each batch
-    /// of items read as listings in parallel, so the file's text never sits in memory.
-    pub fn read(path: &Path) -> Result<Listings, Error> {
-        use rayon::prelude::*;
-        let mut read = Vec::new();
-        let header = read_in_batches(path, |batch| read.par_extend(batch.par_iter().map(read_listing)))?;
-        Ok(Listings { header, read })
-    }
-
-    /// The listings of a snapshot held in memory.
-    pub fn of<I: Item>(snapshot: &Snapshot<I>) -> Listings {
-        use rayon::prelude::*;
-        Listings { header: snapshot.header.clone(), read: snapshot.items.par_iter().map(read_listing).collect() }
-    }
-}
-
-fn read_listing<I: Item>(item: &I) -> Result<Resource, Rejection> {
-    Resource::from_value(&item.value())
 }
 
 /// Reads and checks a stored snapshot, items as `I`.
@@ -474,8 +445,11 @@ mod tests {
         assert_eq!(items, whole);
         assert_eq!(sizes, vec![ITEMS_PER_BATCH, ITEMS_PER_BATCH, 5]);
         // Not only the one-item-per-line layout: any JSON with a header and items reads.
-        fs::write(&path, serde_json::to_vec_pretty(&serde_json::json!({"items": s.items, "header": s.header})).unwrap())
-            .unwrap();
+        fs::write(
+            &path,
+            serde_json::to_vec_pretty(&serde_json::json!({"items": s.items, "header": s.header})).unwrap(),
+        )
+        .unwrap();
         assert_eq!(streamed(&path).unwrap().1.len(), n);
         fs::remove_dir_all(&dir).unwrap();
     }

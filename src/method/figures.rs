@@ -8,7 +8,7 @@ use time::Date;
 use crate::catalogue::model::Quality;
 
 /// The figures of one resource, before the query adds its match_score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Figures {
     /// The catalogue's `l30DaysTotalCalls`, unmodified.
     pub calls_30d: Option<u64>,

@@ -1,7 +1,6 @@
 //! The ranked index of one snapshot: every listing read, screened, labelled and given
 //! its figures, in browse order. Answers and pages are all computed from it.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -14,8 +13,9 @@ use super::normalise::{append_fields, normalise_fields};
 use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
+use crate::catalogue::model::Rejection;
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{parse_date, Header, Item, Listings, Snapshot};
+use crate::catalogue::snapshot::{parse_date, read_in_batches, Header, Item, Snapshot};
 use crate::error::Error;
 use crate::integrity::{self, is_owners, Claim, Ledger, Standing};
 use crate::site::paths::{host_of, resource_slug};
@@ -149,51 +149,79 @@ pub struct Index {
 impl Index {
     /// The index of a snapshot judged on its own (no earlier snapshots as history).
     pub fn build<I: Item>(snapshot: &Snapshot<I>, method: &Method) -> Index {
-        let listings = Listings::of(snapshot);
-        let mut ledger = Ledger::new(&listings.header.date, method.corrections);
-        ledger.add(&listings);
-        Index::from_listings(listings, method, ledger)
+        Index::from_snapshot(snapshot, method, Ledger::new(&snapshot.header.date, method.corrections))
     }
 
     /// The index of a snapshot judged with `history` (the stored snapshots up to and
     /// including it) deciding who owns each URL.
     pub fn build_with_history<I: Item>(snapshot: &Snapshot<I>, history: &[&Snapshot<I>], method: &Method) -> Index {
         let ledger = Ledger::build(history, &snapshot.header.date, method.corrections);
-        Index::from_listings(Listings::of(snapshot), method, ledger)
+        Index::from_snapshot(snapshot, method, ledger)
+    }
+
+    fn from_snapshot<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: Ledger) -> Index {
+        let read = snapshot.items.par_iter().map(|item| Entry::read(item, method)).collect();
+        Index::from_entries(snapshot.header.clone(), read, ledger)
     }
 
     /// The index of the stored snapshot at `path`, judged with the snapshots stored
-    /// before it (SPEC §4). Read as a stream: what stays in memory is the listings.
+    /// before it (SPEC §4). The file is read as a stream and each batch of items made
+    /// into entries at once, so neither the file's text nor the parsed listings are
+    /// ever held whole: at a million listings those were most of the build's peak.
     pub fn read(path: &Path, method: &Method) -> Result<Index, Error> {
-        let listings = phase("index: read listings", || Listings::read(path))?;
-        let ledger = phase("index: ownership ledger", || integrity::ledger_for(path, &listings, method.corrections))?;
-        Ok(phase("index: entries", || Index::from_listings(listings, method, ledger)))
+        let mut read = Vec::new();
+        let header = phase("index: read listings", || {
+            read_in_batches(path, |batch| read.par_extend(batch.par_iter().map(|item| Entry::read(item, method))))
+        })?;
+        let ledger =
+            phase("index: ownership ledger", || integrity::ledger_for(path, &header.date, method.corrections))?;
+        Ok(phase("index: entries", || Index::from_entries(header, read, ledger)))
     }
 
-    /// The index of `listings` with ownership decided by `ledger` (SPEC §4).
-    pub fn from_listings(listings: Listings, method: &Method, ledger: Ledger) -> Index {
-        let Listings { header, read } = listings;
+    /// The index of a snapshot's items read as entries (or rejected), in snapshot
+    /// order, with ownership decided by `ledger` and this snapshot's claims (SPEC §4).
+    pub fn from_entries(header: Header, read: Vec<Result<Entry, Rejection>>, ledger: Ledger) -> Index {
         let date = parse_date(&header.date).expect("snapshot dates are checked when read");
         let mut report = Report::default();
-        // Group listings by exact URL, keeping snapshot positions.
-        let mut by_url: BTreeMap<String, Vec<(usize, Resource)>> = BTreeMap::new();
-        for (position, result) in read.into_iter().enumerate() {
-            match result {
-                Ok(r) => by_url.entry(r.url.clone()).or_default().push((position, r)),
-                Err(rejection) => report.rejected.push(Rejected { position, reason: rejection.reason }),
+        let mut read: Vec<Option<Entry>> = read
+            .into_iter()
+            .enumerate()
+            .map(|(position, result)| {
+                result.map_err(|rejection| report.rejected.push(Rejected { position, reason: rejection.reason })).ok()
+            })
+            .collect();
+        // Group listings by exact URL, keeping snapshot positions: positions sorted by
+        // URL, then position (no URL is copied to do it).
+        let url = |p: usize| read[p].as_ref().map(|e| e.resource.url.as_str());
+        let mut order: Vec<usize> = (0..read.len()).filter(|&p| read[p].is_some()).collect();
+        order.par_sort_unstable_by(|&a, &b| url(a).cmp(&url(b)).then(a.cmp(&b)));
+        let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, &p) in order.iter().enumerate() {
+            match groups.last_mut() {
+                Some(g) if url(order[g.start]) == url(p) => g.end = i + 1,
+                _ => groups.push(i..i + 1),
             }
         }
-        let mut kept = Vec::with_capacity(by_url.len());
-        for (url, mut listings) in by_url {
-            match ledger.standing(&url) {
+        let mut kept = Vec::with_capacity(groups.len());
+        for group in groups {
+            let mut listings: Vec<(usize, Entry)> =
+                order[group].iter().map(|&p| (p, read[p].take().expect("grouped once"))).collect();
+            let url = listings[0].1.resource.url.clone();
+            let current = listings.iter().map(|(position, Entry { resource: r, .. })| Claim {
+                date: header.date.clone(),
+                position: *position,
+                pay_to: r.pay_to_set(),
+                last_updated: r.last_updated.clone(),
+            });
+            match ledger.standing_with(&url, current) {
                 Some(Standing::Contested { claims }) => {
                     report.quarantined.push(Conflict { resource: url, claims });
                     continue;
                 }
                 Some(Standing::Settled { owner, by }) => {
                     let (kept, others): (Vec<_>, Vec<_>) =
-                        listings.into_iter().partition(|(_, r)| is_owners(&r.pay_to_set(), &owner));
-                    for (position, r) in others {
+                        listings.into_iter().partition(|(_, e)| is_owners(&e.resource.pay_to_set(), &owner));
+                    for (position, Entry { resource: r, .. }) in others {
                         report.overruled.push(Overruled {
                             resource: url.clone(),
                             position,
@@ -212,7 +240,8 @@ impl Index {
             if listings.len() > 1 {
                 // Same owner (the ledger saw one payTo set): the most recently updated
                 // listing stands, the later position on a tie.
-                listings.sort_by(|(pa, a), (pb, b)| a.last_updated.cmp(&b.last_updated).then(pa.cmp(pb)));
+                listings
+                    .sort_by(|(pa, a), (pb, b)| a.resource.last_updated.cmp(&b.resource.last_updated).then(pa.cmp(pb)));
                 let (kept, _) = listings.last().expect("non-empty");
                 let mut dropped: Vec<usize> = listings[..listings.len() - 1].iter().map(|(p, _)| *p).collect();
                 dropped.sort_unstable();
@@ -222,11 +251,14 @@ impl Index {
                     dropped_positions: dropped,
                 });
             }
-            let (_, resource) = listings.pop().expect("non-empty");
-            kept.push(resource);
+            let (_, entry) = listings.pop().expect("non-empty");
+            kept.push(entry);
         }
         drop(ledger);
-        let mut entries: Vec<Entry> = kept.into_par_iter().map(|r| Entry::new(r, date, method)).collect();
+        drop(read);
+        let mut entries = kept;
+        // Figures are counted against the snapshot's date, known once the file is read.
+        entries.par_iter_mut().for_each(|e| e.figures = figures(&e.resource.quality, date));
         // Stable, so that equal keys (none: the URL ends every key) could not reorder.
         entries.par_sort_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
         report.rejected.sort_by_key(|r| r.position);
@@ -236,7 +268,13 @@ impl Index {
 }
 
 impl Entry {
-    fn new(resource: Resource, date: Date, method: &Method) -> Entry {
+    /// An item read as an entry, or why it is not a listing. Its figures wait for the
+    /// snapshot's date ([`Index::from_entries`]).
+    fn read<I: Item>(item: &I, method: &Method) -> Result<Entry, Rejection> {
+        Resource::from_value(&item.value()).map(|r| Entry::new(r, method))
+    }
+
+    fn new(resource: Resource, method: &Method) -> Entry {
         let withheld = resource.description.as_deref().and_then(|d| method.screen.screen(d));
         let description = if withheld.is_some() { "" } else { resource.description.as_deref().unwrap_or("") };
         let service_name = resource.service_name.as_deref().unwrap_or("");
@@ -261,7 +299,7 @@ impl Entry {
         Entry {
             operator_listing: method.site.is_operator_host(&host_of(&resource.url)),
             slug: resource_slug(&resource.url),
-            figures: figures(&resource.quality, date),
+            figures: Figures::default(),
             resource,
             haystack,
             description_end,

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::shards::fnv1a32;
+use super::shards::{fnv1a32, Sink};
 use crate::explore::answer::{explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_EMPTY};
 use crate::explore::dense::ByteVector;
 use crate::explore::fuse::{PRIOR_WEIGHT, RRF_K};
@@ -23,6 +23,7 @@ use crate::explore::{Explore, LIST_DEPTH};
 use crate::method::answer::method_ref;
 use crate::method::index::Index;
 use crate::method::Method;
+use crate::Error;
 
 /// Ids per facts file.
 pub const FACTS_BLOCK: usize = 1024;
@@ -70,18 +71,45 @@ fn table_sha256() -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// All explore API files, collected (for tests and small sites).
 pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &VectorTable) -> Vec<(String, Vec<u8>)> {
+    let all = std::sync::Mutex::new(Vec::new());
+    write_api_files(explore, index, method, table, &|batch| {
+        all.lock().expect("not poisoned").extend(batch);
+        Ok(())
+    })
+    .expect("collecting cannot fail");
+    all.into_inner().expect("not poisoned")
+}
+
+/// Makes every explore API file and hands them to `sink` section by section (the term
+/// lists and the inverted file's lists are hundreds of megabytes at a million listings).
+pub fn write_api_files(
+    explore: &Explore,
+    index: &Index,
+    method: &Method,
+    table: &VectorTable,
+    sink: Sink,
+) -> Result<(), Error> {
     let mut files = Vec::new();
 
     let term_bytes: usize = explore.bm25.postings.iter().map(|(t, p)| t.len() + 8 + p.len() * 10).sum();
     let term_buckets = buckets_for(term_bytes);
-    let mut shards: Vec<BTreeMap<&str, Vec<u32>>> = vec![BTreeMap::new(); term_buckets];
-    for (term, postings) in &explore.bm25.postings {
-        let flat = postings.iter().flat_map(|p| [p.id, p.weight]).collect();
-        shards[fnv1a32(term) as usize % term_buckets].insert(term, flat);
+    // Terms are grouped by bucket first and each bucket's lists copied out only as its
+    // file is made, so no second copy of every list is held.
+    let mut by_bucket: Vec<Vec<&str>> = vec![Vec::new(); term_buckets];
+    for term in explore.bm25.postings.keys() {
+        by_bucket[fnv1a32(term) as usize % term_buckets].push(term);
     }
-    for (b, shard) in shards.iter().enumerate() {
-        files.push((format!("api/explore/terms/{b}.json"), to_bytes(shard)));
+    for (start, buckets) in by_bucket.chunks(BUCKETS_PER_BATCH).enumerate() {
+        files.extend(buckets.iter().enumerate().map(|(i, terms)| {
+            let shard: BTreeMap<&str, Vec<u32>> = terms
+                .iter()
+                .map(|&t| (t, explore.bm25.postings[t].iter().flat_map(|p| [p.id, p.weight]).collect()))
+                .collect();
+            (format!("api/explore/terms/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(&shard))
+        }));
+        sink(std::mem::take(&mut files))?;
     }
 
     let word_buckets = buckets_for(table.len() * (DIMS * 4 / 3 + 24));
@@ -106,6 +134,9 @@ pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &Vect
             })
             .collect();
         files.push((format!("api/explore/ivf/{l}.json"), to_bytes(&list)));
+        if files.len() >= BUCKETS_PER_BATCH {
+            sink(std::mem::take(&mut files))?;
+        }
     }
 
     for (b, block) in explore.facts.chunks(FACTS_BLOCK).enumerate() {
@@ -142,8 +173,11 @@ pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &Vect
         "records": {"path": "records/{block}.json", "block": super::shards::RECORD_BLOCK},
     });
     files.push(("api/explore/manifest.json".into(), to_bytes(&manifest)));
-    files
+    sink(files)
 }
+
+/// Files handed to the sink at a time where a section has many.
+const BUCKETS_PER_BATCH: usize = 256;
 
 #[cfg(test)]
 mod tests {

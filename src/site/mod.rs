@@ -398,7 +398,8 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
     };
     // The explore index goes out first and is then let go: at a million listings it is
     // half a gigabyte that the pages and the method API do not need.
-    let mut files = phase("explore API files", || explore_api::api_files(&explore, index, method, table));
+    phase("explore API files", || explore_api::write_api_files(&explore, index, method, table, sink))?;
+    let mut files = Vec::new();
     if let Some(e) = &evaluation {
         let ivf = &explore.dense.ivf;
         files.push((
