@@ -131,7 +131,7 @@ pub fn explore(
                 days_since_last_call: e.figures.days_since_last_call,
                 ranks: f.ranks,
                 operator_listing: e.operator_listing,
-                page: format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug),
+                page: format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug()),
             }
         })
         .collect();

@@ -31,8 +31,9 @@ pub struct Bm25 {
 
 impl Bm25 {
     /// Indexes the documents of `corpus` (document `i` gets id `i`); `document_frequency`
-    /// is the corpus's, by word id.
-    pub fn build(corpus: &Corpus, document_frequency: &[u32]) -> Bm25 {
+    /// is the corpus's, by word id. The corpus is taken so that its words become the
+    /// lists' keys without a copy.
+    pub fn build(corpus: Corpus, document_frequency: &[u32]) -> Bm25 {
         use rayon::prelude::*;
         let n = corpus.len();
         let average_length = if n == 0 { 0.0 } else { corpus.total_words() as f64 / n as f64 };
@@ -48,7 +49,8 @@ impl Bm25 {
             }
         }
         lists.par_iter_mut().for_each(|list| list.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.id.cmp(&b.id))));
-        let postings = corpus.vocabulary.iter().cloned().zip(lists).filter(|(_, list)| !list.is_empty()).collect();
+        // The documents go before the map is made: at a million listings they are 100 MB.
+        let postings = corpus.into_vocabulary().into_iter().zip(lists).filter(|(_, list)| !list.is_empty()).collect();
         Bm25 { postings, documents: n, average_length }
     }
 
@@ -90,7 +92,8 @@ mod tests {
 
     fn build(texts: &[&str]) -> Bm25 {
         let corpus = Corpus::from_documents(texts.iter().map(|t| t.split(' ').map(str::to_owned).collect()).collect());
-        Bm25::build(&corpus, &corpus.document_frequency())
+        let df = corpus.document_frequency();
+        Bm25::build(corpus, &df)
     }
 
     #[test]

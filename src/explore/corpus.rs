@@ -83,6 +83,11 @@ impl Corpus {
         self.words.len()
     }
 
+    /// The vocabulary, the documents let go.
+    pub fn into_vocabulary(self) -> Vec<String> {
+        self.vocabulary
+    }
+
     /// How many documents contain each word, by word id.
     pub fn document_frequency(&self) -> Vec<u32> {
         let mut df = vec![0u32; self.vocabulary.len()];

@@ -98,7 +98,8 @@ fn weighted_sum<'r>(rows: impl IntoIterator<Item = (i64, &'r [i8; DIMS])>) -> Op
 
 #[derive(Debug, Clone)]
 pub struct Dense {
-    /// Documents containing each word, for the weights.
+    /// Documents containing each word that has a row in the vector table, for the
+    /// weights (a word without a row is given no weight, so it needs none here).
     pub document_frequency: HashMap<String, usize>,
     pub documents: usize,
     /// By document id; `None` when none of its words has a row.
@@ -107,8 +108,8 @@ pub struct Dense {
 }
 
 impl Dense {
-    /// Embeds the documents of `corpus` (document `i` gets id `i`) and clusters them;
-    /// `document_frequency` is the corpus's, by word id.
+    /// Embeds the documents of `corpus` (document `i` gets id `i`); `document_frequency`
+    /// is the corpus's, by word id. [`Dense::index_vectors`] then clusters them.
     pub fn build(corpus: &Corpus, document_frequency: &[u32], table: &VectorTable) -> Dense {
         use rayon::prelude::*;
         let n = corpus.len();
@@ -128,11 +129,23 @@ impl Dense {
                 })
                 .collect()
         });
-        let document_frequency =
-            corpus.vocabulary.iter().cloned().zip(document_frequency.iter().map(|&df| df as usize)).collect();
-        let mut dense = Dense { document_frequency, documents: n, vectors, ivf: Ivf::default() };
-        dense.ivf = crate::timings::phase("  explore: inverted file", || Ivf::build(&dense.vectors));
-        dense
+        // A weight counts only for a word with a row (see `embed`), so only those words'
+        // frequencies are kept: the corpus's other words (ids in URLs, mostly) were a
+        // hundred megabytes at a million listings.
+        let document_frequency = corpus
+            .vocabulary
+            .iter()
+            .zip(document_frequency)
+            .filter(|(w, _)| table.get(w).is_some())
+            .map(|(w, &df)| (w.clone(), df as usize))
+            .collect();
+        Dense { document_frequency, documents: n, vectors, ivf: Ivf::default() }
+    }
+
+    /// Learns the inverted file over the document vectors (left empty by `build`, so
+    /// that the caller can let the documents go first).
+    pub fn index_vectors(&mut self) {
+        self.ivf = crate::timings::phase("  explore: inverted file", || Ivf::build(&self.vectors));
     }
 
     pub fn weight(&self, word: &str) -> u32 {
