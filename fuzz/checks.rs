@@ -122,9 +122,9 @@ fn check_item_value(value: &Value, method: &Method) {
             let Some(entry) = index.entries.first() else { return };
             assert!(entry.haystack.starts_with(' ') && entry.haystack.ends_with(' '));
             assert!(
-                entry.slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'),
+                entry.slug().bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'),
                 "unsafe slug {:?}",
-                entry.slug
+                entry.slug()
             );
 
             // Every word of the URL is in the haystack, so querying the URL finds the item.
@@ -153,7 +153,7 @@ fn check_resource(r: &Resource) {
     assert!(!r.url.is_empty() && r.url.len() <= MAX_URL_BYTES);
     assert_eq!(r.url.trim(), r.url);
     assert!(!r.url.chars().any(char::is_control));
-    for text in [&r.kind, &r.service_name].into_iter().flatten() {
+    for text in [r.kind.as_deref(), r.service_name.as_deref()].into_iter().flatten() {
         assert!(!text.is_empty() && text.chars().count() <= MAX_NAME_CHARS);
     }
     if let Some(d) = &r.description {
@@ -165,7 +165,14 @@ fn check_resource(r: &Resource) {
     }
     assert!(r.accepts.len() <= MAX_ACCEPTS);
     for a in &r.accepts {
-        for text in [&a.scheme, &a.network, &a.asset, &a.pay_to, &a.mime_type].into_iter().flatten() {
+        let texts = [
+            a.scheme.as_deref(),
+            a.network.as_deref(),
+            a.asset.as_deref(),
+            a.pay_to.as_deref(),
+            a.mime_type.as_deref(),
+        ];
+        for text in texts.into_iter().flatten() {
             assert!(!text.is_empty() && text.chars().count() <= MAX_NAME_CHARS);
         }
         if let Some(amount) = a.amount {

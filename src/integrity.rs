@@ -262,6 +262,39 @@ mod tests {
         assert!(is_owners(&[], &[]));
     }
 
+    /// The index adds the current snapshot's claims URL by URL; a ledger that already
+    /// holds them (built from the whole history) must come to the same standing.
+    #[test]
+    fn adding_the_current_claims_again_changes_no_standing() {
+        let claim = |position: usize, pay_to: &[&str]| Claim {
+            date: "2026-02-01".into(),
+            position,
+            pay_to: pay_to.iter().map(|p| (*p).to_owned()).collect(),
+            last_updated: None,
+        };
+        let cases: Vec<Vec<Claim>> = vec![
+            vec![claim(0, &["0xa"])],
+            vec![claim(0, &["0xa", "0xb"]), claim(3, &["0xa"])],
+            vec![claim(0, &["0xa"]), claim(1, &["0xb"])],
+            vec![claim(0, &["0xa"]), claim(1, &["0xa", "0xb"]), claim(2, &["0xb"])],
+        ];
+        for current in cases {
+            let empty = Ledger::new("2026-02-01", &Corrections::default());
+            let mut holding = empty.clone();
+            let url = "https://a.example/x";
+            holding.claims.insert(url.into(), Vec::new());
+            for c in current.clone() {
+                add_claim(holding.claims.get_mut(url).unwrap(), c);
+            }
+            let once = empty.standing_with(url, current.clone());
+            assert_eq!(holding.standing_with(url, current.clone()), once, "{current:?}");
+            assert_eq!(holding.standing(url), once, "{current:?}");
+        }
+        let contested = Ledger::new("2026-02-01", &Corrections::default())
+            .standing_with("u", vec![claim(0, &["0xa"]), claim(1, &["0xb"])]);
+        assert!(matches!(contested, Some(Standing::Contested { claims }) if claims.len() == 2));
+    }
+
     #[test]
     fn corrections_parse_and_insist_on_an_owner_for_releases() {
         assert!(Corrections::parse(r#"{"entries": []}"#).unwrap().entries.is_empty());

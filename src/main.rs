@@ -204,7 +204,15 @@ fn exit_code(e: &Error) -> u8 {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `purge_delay` option (its C enum; the Rust bindings do not name it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
 fn main() -> ExitCode {
+    // Memory a phase frees goes back to the system at once rather than 10 ms later:
+    // a build frees hundreds of megabytes between phases, and the delay let the next
+    // phase's peak stack on the last one's (a million listings: BENCHMARKS.md).
+    // SAFETY: sets a plain integer option before any thread is started.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
     let cli = Cli::parse();
     let json = matches!(cli.command, Command::Query { json: true, .. } | Command::Explore { json: true, .. });
     match run(cli.command) {

@@ -121,7 +121,7 @@ fn only_http_urls_become_links_whatever_their_encoding() {
         ("https://trav.example/%252e%252e%252f%252e%252e%252fetc", true),
     ] {
         let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap_or_else(|| panic!("{url} listed"));
-        let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", e.slug))).unwrap();
+        let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", e.slug()))).unwrap();
         let h1 = &page[page.find("<h1").unwrap()..page.find("</h1>").unwrap()];
         assert_eq!(h1.contains("<a "), linked, "{url}: {h1}");
     }
@@ -208,7 +208,10 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
     }
     // Of five odd amounts only the plain one is read.
     let amounts = feb.entries.iter().find(|e| e.resource.url == "https://numbers.example/amounts").unwrap();
-    assert_eq!(amounts.prices(&Method::embedded()).iter().map(|p| p.amount_atomic.as_str()).collect::<Vec<_>>(), vec!["250"]);
+    assert_eq!(
+        amounts.prices(&Method::embedded()).iter().map(|p| p.amount_atomic.as_str()).collect::<Vec<_>>(),
+        vec!["250"]
+    );
     assert_eq!(amounts.resource.drops.len(), 4);
     // A 1 MB description is cut, 500 tags are cut to 32, a 5,000-character name is dropped.
     let huge = feb.entries.iter().find(|e| e.resource.url == "https://huge.example/desc").unwrap();
@@ -224,7 +227,7 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
     }
     // Drops are shown on the resource's page and in the build report.
     let types = feb.entries.iter().find(|e| e.resource.url == "https://types.example/x").unwrap();
-    let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", types.slug))).unwrap();
+    let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", types.slug()))).unwrap();
     assert!(page.contains("Fields dropped") && page.contains("serviceName"));
     let report: Value =
         serde_json::from_slice(&fs::read(root.join("out/public/2026-02-01/api/report.json")).unwrap()).unwrap();

@@ -57,7 +57,8 @@ fn odd_amounts_are_kept_exact_or_dropped_with_a_reason() {
         .filter(|d| d.field.ends_with("maxAmountRequired") && d.reason == "amount is empty")
         .collect();
     assert_eq!(empty_drops.len(), 2);
-    let zero = idx.entries.iter().flat_map(|e| e.prices(&Method::embedded())).filter(|p| p.amount_atomic == "0").count();
+    let zero =
+        idx.entries.iter().flat_map(|e| e.prices(&Method::embedded())).filter(|p| p.amount_atomic == "0").count();
     assert_eq!(zero, 9);
     let huge: Vec<String> = idx
         .entries

@@ -155,7 +155,7 @@ fn real_site_covers_every_resource_and_page() {
     for (d, idx) in REAL_DATES.iter().zip(&indexes) {
         assert!(root_index.contains(&format!("/{d}/")), "root lists {d}");
         for (id, e) in idx.entries.iter().enumerate() {
-            assert!(out.join(format!("{d}/r/{}/index.html", e.slug)).is_file());
+            assert!(out.join(format!("{d}/r/{}/index.html", e.slug())).is_file());
             let block = json_file(&out.join(format!("{d}/api/records/{}.json", id / 16)));
             let rec = &block[id % 16];
             assert_eq!((&rec["id"], &rec["resource"]), (&json!(id), &json!(e.resource.url)));

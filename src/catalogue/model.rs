@@ -6,6 +6,9 @@
 //! on a bad field: the field is dropped, the reason recorded in `drops`, and the rest
 //! of the listing kept. Only an item with no usable resource URL is rejected.
 
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use serde::Serialize;
 use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
@@ -29,7 +32,7 @@ const MAX_SCHEMA_DEPTH: usize = 16;
 pub struct Resource {
     pub url: String,
     /// The item's `type` field ("http", "object", ...).
-    pub kind: Option<String>,
+    pub kind: Option<Arc<str>>,
     pub x402_version: Option<u64>,
     pub description: Option<String>,
     pub service_name: Option<String>,
@@ -44,12 +47,34 @@ pub struct Resource {
     pub drops: Vec<Drop>,
 }
 
+/// Values shared rather than copied per listing, at most this many: past it (a
+/// catalogue naming a new asset in every listing) each listing keeps its own copy.
+const MAX_SHARED: usize = 1 << 16;
+
+/// One copy of a short value many listings repeat (a network, scheme, asset or type):
+/// copied into every listing they were a tenth of a million listings' memory.
+fn shared(text: Option<String>) -> Option<Arc<str>> {
+    static POOL: OnceLock<Mutex<HashSet<Arc<str>>>> = OnceLock::new();
+    let text = text?;
+    let mut pool = POOL.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = pool.get(text.as_str()) {
+        return Some(known.clone());
+    }
+    let value: Arc<str> = Arc::from(text);
+    if pool.len() < MAX_SHARED {
+        pool.insert(value.clone());
+    }
+    Some(value)
+}
+
 /// One way to pay for the resource.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Accept {
-    pub scheme: Option<String>,
-    pub network: Option<String>,
-    pub asset: Option<String>,
+    /// Scheme, network and asset are shared between the listings that name the same
+    /// one ([`shared`]): a million listings name a few dozen.
+    pub scheme: Option<Arc<str>>,
+    pub network: Option<Arc<str>>,
+    pub asset: Option<Arc<str>>,
     pub pay_to: Option<String>,
     /// Atomic units (`amount`, or v1's `maxAmountRequired`).
     pub amount: Option<u128>,
@@ -160,7 +185,7 @@ impl Resource {
         }
 
         let mut r = Reader { drops: Vec::new() };
-        let kind = r.text(obj, "type", "type", MAX_NAME_CHARS);
+        let kind = shared(r.text(obj, "type", "type", MAX_NAME_CHARS));
         let x402_version = r.counter(obj, "x402Version", "x402Version");
         let service_name = r.text(obj, "serviceName", "serviceName", MAX_NAME_CHARS);
         let last_updated = r.text(obj, "lastUpdated", "lastUpdated", 64);
@@ -353,9 +378,9 @@ fn read_accepts(r: &mut Reader, value: Option<&Value>) -> Vec<Accept> {
         let f = |name: &str| format!("accepts[{i}].{name}");
         let amount = read_amount(r, obj, i);
         accepts.push(Accept {
-            scheme: r.text(obj, "scheme", &f("scheme"), MAX_NAME_CHARS),
-            network: r.text(obj, "network", &f("network"), MAX_NAME_CHARS),
-            asset: r.text(obj, "asset", &f("asset"), MAX_NAME_CHARS),
+            scheme: shared(r.text(obj, "scheme", &f("scheme"), MAX_NAME_CHARS)),
+            network: shared(r.text(obj, "network", &f("network"), MAX_NAME_CHARS)),
+            asset: shared(r.text(obj, "asset", &f("asset"), MAX_NAME_CHARS)),
             pay_to: r.text(obj, "payTo", &f("payTo"), MAX_NAME_CHARS),
             amount,
             mime_type: r.text(obj, "mimeType", &f("mimeType"), MAX_NAME_CHARS),

@@ -225,7 +225,7 @@ pub fn row(e: &Entry, match_score: u32, index: &Index, method: &Method) -> Row {
 
 /// The address of an entry's page on the published site.
 pub fn page_url(method: &Method, index: &Index, e: &Entry) -> String {
-    format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug)
+    format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug())
 }
 
 /// The rule applied to this query, in plain words.

@@ -57,6 +57,9 @@ const PRICE_BANDS: &[(&str, &str, Option<&str>)] = &[
     ("over-1", "Over $1", None),
 ];
 
+/// Pages rendered and written at a time: enough to keep both cores busy.
+const PAGE_BATCH: usize = 1024;
+
 #[derive(Debug, Clone)]
 pub struct BuiltSnapshot {
     pub date: String,
@@ -85,7 +88,7 @@ pub fn build_limited(
     let mut built = Vec::new();
     // One snapshot at a time: its listings are the bulk of the build's memory.
     for path in snapshots {
-        let index = phase("read and index snapshot", || read_index(path, method))?;
+        let index = phase("read and index snapshot", || Index::read(path, method))?;
         let files = swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, sink))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
     }
@@ -96,21 +99,7 @@ pub fn build_limited(
 /// Indexes `snapshots`, each judged with the snapshots stored before it as history
 /// (ownership is decided across snapshots, SPEC §4).
 pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Vec<Index>, Error> {
-    snapshots.iter().map(|path| read_index(path, method)).collect()
-}
-
-/// [`Index::read`], with the entries then copied together (see below).
-fn read_index(path: &Path, method: &Method) -> Result<Index, Error> {
-    let mut index = Index::read(path, method)?;
-    // The entries were made among millions of short-lived parse values, which leaves
-    // them scattered over pages the allocator cannot give back. Copied once more, now
-    // that nothing else is allocated, they sit together and the old pages go back.
-    // Each copy is made before its original is freed, one entry at a time: a move
-    // (what clippy suggests) would keep the scattered allocations.
-    #[allow(clippy::map_clone)]
-    let copied = std::mem::take(&mut index.entries).into_iter().map(|e| e.clone()).collect();
-    index.entries = copied;
-    Ok(index)
+    snapshots.iter().map(|path| Index::read(path, method)).collect()
 }
 
 fn check_out_dir(out: &Path) -> Result<(), Error> {
@@ -389,7 +378,7 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
             Job::Resource(id) => {
                 let e = &index.entries[*id];
                 let page = pages::ResourcePage { c: &chrome, r: pages::resource_view(*id, e, index, method) };
-                (format!("r/{}/index.html", e.slug), html(&page)?)
+                (format!("r/{}/index.html", e.slug()), html(&page)?)
             }
             Job::Method => ("method/index.html".into(), html(&pages::method_page(&chrome))?),
             Job::Corrections => ("corrections/index.html".into(), html(&pages::corrections_page(&chrome, method))?),
@@ -412,7 +401,7 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
     sink(files)?;
     drop(explore);
     phase("render and write pages", || {
-        jobs.chunks(shards::BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
+        jobs.chunks(PAGE_BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
     })?;
     phase("method API files", || shards::write_api_files(index, method, sink))?;
     sink(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())).collect())

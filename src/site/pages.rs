@@ -113,7 +113,7 @@ fn usd(p: Option<Decimal>) -> String {
 pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
     TableRow {
         rank,
-        page: format!("/{}/r/{}/", index.header.date, e.slug),
+        page: format!("/{}/r/{}/", index.header.date, e.slug()),
         resource: e.resource.url.clone(),
         service_name: e.resource.service_name.clone(),
         description: e.public_description().map(|d| clip(d, 200)),
@@ -457,7 +457,7 @@ pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
             .filter(|e| !e.resource.drops.is_empty())
             .map(|e| DropsView {
                 resource: e.resource.url.clone(),
-                page: format!("/{}/r/{}/", index.header.date, e.slug),
+                page: format!("/{}/r/{}/", index.header.date, e.slug()),
                 fields: e.resource.drops.clone(),
             })
             .collect(),

@@ -51,6 +51,9 @@ pub const MIN_POSTINGS_FOR_FILES: usize = 2;
 /// The browse pack holds the first resources in browse order (a query without tokens).
 pub const BROWSE_PACK_LEN: usize = 50;
 
+/// One resource in a posting list: its id, and whether the word is in its description.
+pub type Posting = (u32, bool);
+
 /// FNV-1a, 32 bits, over the UTF-8 bytes of `key`. Chosen for being a few lines in
 /// both languages, so that Rust and the composer cannot disagree about a bucket.
 pub fn fnv1a32(key: &str) -> u32 {
@@ -79,7 +82,7 @@ pub fn network_key(caip2: &str) -> String {
 }
 
 /// Ascending ids with a flag: first `id*2+flag`, then `(gap)*2+flag`.
-fn encode_flagged(postings: &[(u32, bool)]) -> Vec<u64> {
+fn encode_flagged(postings: &[Posting]) -> Vec<u64> {
     let mut prev: Option<u32> = None;
     postings
         .iter()
@@ -102,19 +105,36 @@ fn encode_plain(ids: &[usize]) -> Vec<u64> {
         .collect()
 }
 
+/// A posting list as its shard holds it: the encoded list, or where the parts of a
+/// split list start.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ShardValue {
+    List(Vec<u64>),
+    Split { count: usize, from: Vec<u32> },
+}
+
+fn shard_value(list: &[Posting]) -> ShardValue {
+    if list.len() <= PART_POSTINGS {
+        ShardValue::List(encode_flagged(list))
+    } else {
+        ShardValue::Split { count: list.len(), from: list.chunks(PART_POSTINGS).map(|p| p[0].0).collect() }
+    }
+}
+
 /// Every posting list of the index: query tokens and network keys. Ids are u32 (a
 /// posting is 8 bytes, not 16: the lists of a million listings are tens of millions).
-pub fn postings(index: &Index) -> BTreeMap<String, Vec<(u32, bool)>> {
+pub fn postings(index: &Index) -> BTreeMap<String, Vec<Posting>> {
     assert!(u32::try_from(index.entries.len()).is_ok(), "more entries than a posting id holds");
     // Entries are cut into runs read in parallel; each run's lists hold ascending ids,
     // and runs are joined in order, so every list comes out ascending.
     const RUN: usize = 4096;
-    let runs: Vec<HashMap<&str, Vec<(u32, bool)>>> = index
+    let runs: Vec<HashMap<&str, Vec<Posting>>> = index
         .entries
         .par_chunks(RUN)
         .enumerate()
         .map(|(run, entries)| {
-            let mut lists: HashMap<&str, Vec<(u32, bool)>> = HashMap::new();
+            let mut lists: HashMap<&str, Vec<Posting>> = HashMap::new();
             for (i, e) in entries.iter().enumerate() {
                 let id = (run * RUN + i) as u32;
                 // The haystack is normalised text, single spaces between words, so its
@@ -139,14 +159,21 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<(u32, bool)>> {
             lists
         })
         .collect();
-    let mut joined: HashMap<&str, Vec<(u32, bool)>> = HashMap::new();
+    let mut joined: HashMap<&str, Vec<Posting>> = HashMap::new();
     for run in runs {
         for (word, list) in run {
             joined.entry(word).or_default().extend(list);
         }
     }
-    let mut lists: BTreeMap<String, Vec<(u32, bool)>> =
-        joined.into_iter().map(|(word, list)| (word.to_owned(), list)).collect();
+    // Lists grown by joining runs hold up to twice their length; trimmed, the lists of
+    // a million listings are 8 bytes a posting.
+    let mut lists: BTreeMap<String, Vec<Posting>> = joined
+        .into_iter()
+        .map(|(word, mut list)| {
+            list.shrink_to_fit();
+            (word.to_owned(), list)
+        })
+        .collect();
     for (id, e) in index.entries.iter().enumerate() {
         for n in &e.networks {
             lists.entry(network_key(n)).or_default().push((id as u32, false));
@@ -155,7 +182,7 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<(u32, bool)>> {
     lists
 }
 
-pub fn bucket_count(lists: &BTreeMap<String, Vec<(u32, bool)>>) -> usize {
+pub fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
     // About three bytes per posting once encoded; a split list leaves only its starts.
     let bytes: usize = lists
         .iter()
@@ -204,7 +231,7 @@ pub struct Record<'a> {
     operator_listing: bool,
     page: String,
     id: usize,
-    slug: &'a str,
+    slug: String,
 }
 
 pub fn record<'a>(e: &'a Entry, id: usize, index: &Index, method: &Method) -> Record<'a> {
@@ -224,7 +251,7 @@ pub fn record<'a>(e: &'a Entry, id: usize, index: &Index, method: &Method) -> Re
         operator_listing: e.operator_listing,
         page: page_url(method, index, e),
         id,
-        slug: &e.slug,
+        slug: e.slug(),
     }
 }
 
@@ -238,6 +265,9 @@ pub type Sink<'a> = &'a (dyn Fn(Vec<(String, Vec<u8>)>) -> Result<(), Error> + S
 
 /// Files per batch: large enough to keep both cores busy, small enough to stay light.
 pub const BATCH: usize = 4096;
+/// Files per batch where each is tens of kilobytes (record blocks, packs): 4,096 of
+/// them were 100 MB and more in flight at once.
+const LARGE_FILE_BATCH: usize = 512;
 
 /// All API files of the snapshot, collected (for tests and small sites).
 pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
@@ -256,23 +286,30 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     let buckets = bucket_count(&lists);
     let mut files = Vec::new();
 
-    let mut shard: Vec<BTreeMap<&str, Value>> = vec![BTreeMap::new(); buckets];
+    // Each shard's values are made only as its file is: held as JSON trees, the
+    // postings of every shard took 50 bytes each (a number is a string here).
+    let mut by_bucket: Vec<Vec<(&str, &[Posting])>> = vec![Vec::new(); buckets];
     for (key, list) in &lists {
-        let value = if list.len() <= PART_POSTINGS {
-            json!(encode_flagged(list))
-        } else {
-            let parts: Vec<&[(u32, bool)]> = list.chunks(PART_POSTINGS).collect();
-            for (k, part) in parts.iter().enumerate() {
-                files.push((format!("api/shards/parts/{}/{k}.json", token_file(key)), to_bytes(&encode_flagged(part))));
-            }
-            json!({"count": list.len(), "from": parts.iter().map(|p| p[0].0).collect::<Vec<_>>()})
-        };
-        shard[fnv1a32(key) as usize % buckets].insert(key, value);
+        by_bucket[fnv1a32(key) as usize % buckets].push((key, list));
     }
-    for (b, content) in shard.iter().enumerate() {
-        files.push((format!("api/shards/{b}.json"), to_bytes(content)));
+    let split: Vec<(&String, &Vec<Posting>)> = lists.iter().filter(|(_, l)| l.len() > PART_POSTINGS).collect();
+    for (key, list) in split {
+        let parts = list.chunks(PART_POSTINGS).enumerate();
+        files.extend(parts.map(|(k, part)| {
+            (format!("api/shards/parts/{}/{k}.json", token_file(key)), to_bytes(&encode_flagged(part)))
+        }));
+        if files.len() >= LARGE_FILE_BATCH {
+            sink(std::mem::take(&mut files))?;
+        }
     }
-    drop(shard);
+    for (start, chunk) in by_bucket.chunks(LARGE_FILE_BATCH).enumerate() {
+        files.par_extend(chunk.par_iter().enumerate().map(|(i, keys)| {
+            let shard: BTreeMap<&str, ShardValue> = keys.iter().map(|&(key, list)| (key, shard_value(list))).collect();
+            (format!("api/shards/{}.json", start * LARGE_FILE_BATCH + i), to_bytes(&shard))
+        }));
+        sink(std::mem::take(&mut files))?;
+    }
+    drop(by_bucket);
 
     let mut ladder: BTreeMap<String, (Decimal, Vec<usize>)> = BTreeMap::new();
     for (id, e) in index.entries.iter().enumerate() {
@@ -303,8 +340,8 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     let n = index.entries.len();
     let blocks = n.div_ceil(RECORD_BLOCK);
     phase("api: record blocks", || -> Result<(), Error> {
-        for start in (0..blocks).step_by(BATCH) {
-            let batch = start..(start + BATCH).min(blocks);
+        for start in (0..blocks).step_by(LARGE_FILE_BATCH) {
+            let batch = start..(start + LARGE_FILE_BATCH).min(blocks);
             sink(
                 batch
                     .into_par_iter()
@@ -317,11 +354,11 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
         }
         Ok(())
     })?;
-    let tokens: Vec<(&String, &Vec<(u32, bool)>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
-    let with_files: Vec<&(&String, &Vec<(u32, bool)>)> =
+    let tokens: Vec<(&String, &Vec<Posting>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
+    let with_files: Vec<&(&String, &Vec<Posting>)> =
         tokens.iter().filter(|(_, l)| l.len() >= MIN_POSTINGS_FOR_FILES).collect();
     phase("api: packs and answers", || -> Result<(), Error> {
-        for chunk in with_files.chunks(BATCH) {
+        for chunk in with_files.chunks(LARGE_FILE_BATCH) {
             let mut batch: Vec<(String, Vec<u8>)> = chunk
                 .par_iter()
                 .filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS)
@@ -425,7 +462,7 @@ mod tests {
                 let obj = row.as_object_mut().unwrap();
                 assert_eq!(obj.shift_remove("match_score"), Some(json!(7)));
                 obj.insert("id".into(), json!(id));
-                obj.insert("slug".into(), json!(e.slug));
+                obj.insert("slug".into(), json!(e.slug()));
                 assert_eq!(to_bytes(&record(e, id, &index, &method)), to_bytes(&row), "{}", e.resource.url);
                 checked += 1;
             }
