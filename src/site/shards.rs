@@ -265,6 +265,9 @@ pub type Sink<'a> = &'a (dyn Fn(Vec<(String, Vec<u8>)>) -> Result<(), Error> + S
 
 /// Files per batch: large enough to keep both cores busy, small enough to stay light.
 pub const BATCH: usize = 4096;
+/// Up to this many entries, every record is made once and kept while the API is
+/// written (100 MB at most); above it, records are made where they are needed.
+const RECORD_CACHE: usize = 100_000;
 /// Files per batch where each is tens of kilobytes (record blocks, packs): 4,096 of
 /// them were 100 MB and more in flight at once.
 const LARGE_FILE_BATCH: usize = 512;
@@ -323,9 +326,19 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     files.push(("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs }))));
     sink(std::mem::take(&mut files))?;
 
-    let record_bytes = |id: usize| to_bytes(&record(&index.entries[id], id, index, method));
-    // A pack is its records' bytes joined; each record is made again for each pack it is
-    // in (at most 64 per pack) rather than all kept in memory at once.
+    // A resource's record goes into its block and into every pack of its words (ten or
+    // so). Up to RECORD_CACHE entries each record is made once and kept (about 1 KB
+    // each); past that it is made again for each pack rather than all held at once.
+    let make_record = |id: usize| to_bytes(&record(&index.entries[id], id, index, method));
+    let cached: Option<Vec<Vec<u8>>> = (index.entries.len() <= RECORD_CACHE)
+        .then(|| phase("api: records", || (0..index.entries.len()).into_par_iter().map(make_record).collect()));
+    let record_bytes = |id: usize| -> std::borrow::Cow<'_, [u8]> {
+        match &cached {
+            Some(records) => std::borrow::Cow::Borrowed(&records[id]),
+            None => std::borrow::Cow::Owned(make_record(id)),
+        }
+    };
+    // A pack is its records' bytes joined.
     let pack = |ids: &mut dyn Iterator<Item = usize>| -> Vec<u8> {
         let mut out = vec![b'['];
         for (i, id) in ids.enumerate() {
