@@ -492,3 +492,72 @@ fn single_word_answers_from_postings_equal_the_scan_for_every_word() {
     }
     assert!(compared > 3_000, "{compared}");
 }
+
+/// The addresses in `<loc>` elements of an XML text, unescaped.
+fn locs(xml: &str) -> Vec<String> {
+    xml.split("<loc>").skip(1).map(|s| s[..s.find("</loc>").unwrap()].replace("&amp;", "&")).collect()
+}
+
+#[test]
+fn sitemaps_list_every_page_and_only_pages_that_exist() {
+    let out = build_real("sitemaps");
+    let base = Method::embedded().site.base_url.clone();
+    let local = |url: &str| -> PathBuf {
+        let rel = url.strip_prefix(&base).unwrap_or_else(|| panic!("{url} is not under {base}"));
+        let path = out.join(rel.trim_start_matches('/'));
+        if rel.ends_with('/') {
+            path.join("index.html")
+        } else {
+            path
+        }
+    };
+    let robots = fs::read_to_string(out.join("robots.txt")).unwrap();
+    assert!(robots.contains(&format!("Sitemap: {base}/sitemap.xml\n")), "{robots}");
+    let index = locs(&fs::read_to_string(out.join("sitemap.xml")).unwrap());
+    for d in REAL_DATES {
+        // Every page of the snapshot's folder, from its files, against its sitemaps.
+        let pages: Vec<PathBuf> = files_under(&out.join(d))
+            .into_keys()
+            .filter(|k| k.ends_with("index.html"))
+            .map(|k| out.join(d).join(k))
+            .collect();
+        let listed: Vec<PathBuf> = index
+            .iter()
+            .filter(|u| u.starts_with(&format!("{base}/{d}/sitemap-")))
+            .flat_map(|u| locs(&fs::read_to_string(local(u)).unwrap()))
+            .map(|u| local(&u))
+            .collect();
+        let (mut pages, mut listed_sorted) = (pages.clone(), listed.clone());
+        pages.sort();
+        listed_sorted.sort();
+        assert_eq!(listed.len(), pages.len(), "{d}: one address per page, none twice");
+        assert_eq!(listed_sorted, pages, "{d}");
+    }
+    for u in locs(&fs::read_to_string(out.join("sitemap-site.xml")).unwrap()) {
+        assert!(local(&u).is_file(), "{u}");
+    }
+}
+
+#[test]
+fn llms_txt_links_to_files_that_exist() {
+    let out = build_real("llms");
+    let base = Method::embedded().site.base_url.clone();
+    let text = fs::read_to_string(out.join("llms.txt")).unwrap();
+    assert!(text.starts_with("# x402dir\n\n> "), "{text}");
+    let links: Vec<&str> = text
+        .split(&format!("{base}/"))
+        .skip(1)
+        .map(|s| s.split(|c: char| c == ')' || c == '`' || c.is_whitespace()).next().unwrap())
+        .filter(|rel| !rel.contains('{') && !rel.starts_with("latest/"))
+        .collect();
+    assert!(links.len() >= 10, "{links:?}");
+    for rel in links {
+        let rel = rel.trim_end_matches(['.', ',', ';']);
+        let path = out.join(rel);
+        let path = if rel.is_empty() || rel.ends_with('/') { path.join("index.html") } else { path };
+        assert!(path.is_file(), "llms.txt links to {rel}, which the build did not write");
+    }
+    // The newest snapshot is the one named, and its manifest is the first link to read.
+    let newest = REAL_DATES.iter().max().unwrap();
+    assert!(text.contains(&format!("{base}/{newest}/api/manifest.json")));
+}

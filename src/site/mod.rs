@@ -1,6 +1,7 @@
 //! The static site: every snapshot becomes a dated, self-contained folder of pages,
 //! JSON and assets; the root lists the dates and points `latest/` at the newest.
 
+pub mod agents;
 pub mod chars;
 pub mod explore_api;
 pub mod output;
@@ -57,6 +58,9 @@ const PRICE_BANDS: &[(&str, &str, Option<&str>)] = &[
     ("over-1", "Over $1", None),
 ];
 
+/// The golden snapshot's evaluation page, in its folder.
+const EVALUATION_PAGE: &str = "explore/evaluation/index.html";
+
 /// Pages rendered and written at a time: enough to keep both cores busy.
 const PAGE_BATCH: usize = 1024;
 
@@ -92,7 +96,7 @@ pub fn build_limited(
         let files = swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, sink))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
     }
-    write_root(&output)?;
+    write_root(&output, method)?;
     Ok(built)
 }
 
@@ -280,6 +284,23 @@ enum Job<'a> {
     Report,
 }
 
+impl Job<'_> {
+    /// The page's file, relative to the snapshot's folder.
+    fn path(&self, index: &Index) -> String {
+        match self {
+            Job::Home => "index.html".into(),
+            Job::Search => "search/index.html".into(),
+            Job::Explore => "explore/index.html".into(),
+            Job::ListPage { listing, page: 1 } => format!("{}/index.html", listing.dir),
+            Job::ListPage { listing, page } => format!("{}/page/{page}/index.html", listing.dir),
+            Job::Resource(id) => format!("r/{}/index.html", index.entries[*id].slug()),
+            Job::Method => "method/index.html".into(),
+            Job::Corrections => "corrections/index.html".into(),
+            Job::Report => "report/index.html".into(),
+        }
+    }
+}
+
 /// Makes every file of one snapshot's folder and hands them to `sink` in batches.
 fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
     let chrome = Chrome::for_index(index);
@@ -308,82 +329,89 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
         ids.iter().map(|&i| pages::table_row(i + 1, &index.entries[i], index)).collect()
     };
     let render = |job: &Job| -> Result<(String, Vec<u8>), Error> {
-        Ok(match job {
-            Job::Home => {
-                let ids: Vec<usize> = (0..index.entries.len().min(PAGE_SIZE)).collect();
-                let page = pages::HomePage {
-                    c: &chrome,
-                    entries: index.entries.len(),
-                    rows: rows_of(&ids),
-                    caption: format!("The first {} of {} resources, in browse order", ids.len(), index.entries.len()),
-                    facets: &facets,
-                    api: api.clone(),
-                    search_action: search_action.clone(),
-                    networks: &networks,
-                };
-                ("index.html".into(), html(&page)?)
-            }
-            Job::Search => {
-                let page = pages::SearchPage {
-                    c: &chrome,
-                    api: api.clone(),
-                    search_action: search_action.clone(),
-                    networks: &networks,
-                };
-                ("search/index.html".into(), html(&page)?)
-            }
-            Job::Explore => {
-                let page = pages::ExplorePage {
-                    c: &chrome,
-                    api: api.clone(),
-                    action: format!("/{date}/explore/"),
-                    explore_path: pages::explore_path(),
-                    explore_version: EXPLORE_VERSION,
-                    evaluation: evaluation.as_ref().map(|_| format!("/{date}/explore/evaluation/")),
-                };
-                ("explore/index.html".into(), html(&page)?)
-            }
-            Job::ListPage { listing, page } => {
-                let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
-                let href = |n: usize| {
-                    if n == 1 {
-                        format!("/{date}/{}/", listing.dir)
-                    } else {
-                        format!("/{date}/{}/page/{n}/", listing.dir)
-                    }
-                };
-                let start = (page - 1) * PAGE_SIZE;
-                let ids = &listing.ids[start.min(listing.ids.len())..(start + PAGE_SIZE).min(listing.ids.len())];
-                let p = pages::ListPage {
-                    c: &chrome,
-                    heading: listing.heading.clone(),
-                    intro: format!("{} {} resources.", listing.intro, listing.ids.len()),
-                    caption: format!("{} to {} of {}", start + 1.min(ids.len()), start + ids.len(), listing.ids.len()),
-                    rows: rows_of(ids),
-                    pager: Pager {
-                        page: *page,
-                        pages,
-                        prev: (*page > 1).then(|| href(page - 1)),
-                        next: (*page < pages).then(|| href(page + 1)),
-                    },
-                    facets: &facets,
-                };
-                let rel = if *page == 1 {
-                    format!("{}/index.html", listing.dir)
-                } else {
-                    format!("{}/page/{page}/index.html", listing.dir)
-                };
-                (rel, html(&p)?)
-            }
-            Job::Resource(id) => {
-                let e = &index.entries[*id];
-                let page = pages::ResourcePage { c: &chrome, r: pages::resource_view(*id, e, index, method) };
-                (format!("r/{}/index.html", e.slug()), html(&page)?)
-            }
-            Job::Method => ("method/index.html".into(), html(&pages::method_page(&chrome))?),
-            Job::Corrections => ("corrections/index.html".into(), html(&pages::corrections_page(&chrome, method))?),
-            Job::Report => ("report/index.html".into(), html(&pages::report_page(&chrome, index))?),
-        })
+        Ok((
+            job.path(index),
+            match job {
+                Job::Home => {
+                    let ids: Vec<usize> = (0..index.entries.len().min(PAGE_SIZE)).collect();
+                    let page = pages::HomePage {
+                        c: &chrome,
+                        entries: index.entries.len(),
+                        rows: rows_of(&ids),
+                        caption: format!(
+                            "The first {} of {} resources, in browse order",
+                            ids.len(),
+                            index.entries.len()
+                        ),
+                        facets: &facets,
+                        api: api.clone(),
+                        search_action: search_action.clone(),
+                        networks: &networks,
+                    };
+                    html(&page)?
+                }
+                Job::Search => {
+                    let page = pages::SearchPage {
+                        c: &chrome,
+                        api: api.clone(),
+                        search_action: search_action.clone(),
+                        networks: &networks,
+                    };
+                    html(&page)?
+                }
+                Job::Explore => {
+                    let page = pages::ExplorePage {
+                        c: &chrome,
+                        api: api.clone(),
+                        action: format!("/{date}/explore/"),
+                        explore_path: pages::explore_path(),
+                        explore_version: EXPLORE_VERSION,
+                        evaluation: evaluation.as_ref().map(|_| format!("/{date}/explore/evaluation/")),
+                    };
+                    html(&page)?
+                }
+                Job::ListPage { listing, page } => {
+                    let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
+                    let href = |n: usize| {
+                        if n == 1 {
+                            format!("/{date}/{}/", listing.dir)
+                        } else {
+                            format!("/{date}/{}/page/{n}/", listing.dir)
+                        }
+                    };
+                    let start = (page - 1) * PAGE_SIZE;
+                    let ids = &listing.ids[start.min(listing.ids.len())..(start + PAGE_SIZE).min(listing.ids.len())];
+                    let p = pages::ListPage {
+                        c: &chrome,
+                        heading: listing.heading.clone(),
+                        intro: format!("{} {} resources.", listing.intro, listing.ids.len()),
+                        caption: format!(
+                            "{} to {} of {}",
+                            start + 1.min(ids.len()),
+                            start + ids.len(),
+                            listing.ids.len()
+                        ),
+                        rows: rows_of(ids),
+                        pager: Pager {
+                            page: *page,
+                            pages,
+                            prev: (*page > 1).then(|| href(page - 1)),
+                            next: (*page < pages).then(|| href(page + 1)),
+                        },
+                        facets: &facets,
+                    };
+                    html(&p)?
+                }
+                Job::Resource(id) => {
+                    let e = &index.entries[*id];
+                    let page = pages::ResourcePage { c: &chrome, r: pages::resource_view(*id, e, index, method) };
+                    html(&page)?
+                }
+                Job::Method => html(&pages::method_page(&chrome))?,
+                Job::Corrections => html(&pages::corrections_page(&chrome, method))?,
+                Job::Report => html(&pages::report_page(&chrome, index))?,
+            },
+        ))
     };
     // The explore index goes out first and is then let go: at a million listings it is
     // half a gigabyte that the pages and the method API do not need.
@@ -391,10 +419,7 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
     let mut files = Vec::new();
     if let Some(e) = &evaluation {
         let ivf = &explore.dense.ivf;
-        files.push((
-            "explore/evaluation/index.html".into(),
-            html(&pages::evaluation_page(&chrome, e, ivf.nprobe, ivf.lists.len()))?,
-        ));
+        files.push((EVALUATION_PAGE.into(), html(&pages::evaluation_page(&chrome, e, ivf.nprobe, ivf.lists.len()))?));
         let json = serde_json::to_vec_pretty(e).expect("evaluations serialise");
         files.push(("api/explore/evaluation.json".into(), json));
     }
@@ -403,13 +428,17 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
     phase("render and write pages", || {
         jobs.chunks(PAGE_BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
     })?;
+    let evaluation_page = evaluation.as_ref().map(|_| EVALUATION_PAGE.to_owned());
+    let page_paths = jobs.iter().map(|job| job.path(index)).chain(evaluation_page);
+    sink(agents::snapshot_sitemaps(&method.site.base_url, date, page_paths))?;
     phase("method API files", || shards::write_api_files(index, method, sink))?;
     sink(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())).collect())
 }
 
-/// Root files: the list of dates, the versioned method page, JSON Schemas, and the
-/// `latest/` rewrite for Netlify (`_redirects`, read from the published folder).
-fn write_root(output: &Output) -> Result<(), Error> {
+/// Root files: the list of dates, the versioned method page, JSON Schemas, the
+/// `latest/` rewrite for Netlify (`_redirects`, read from the published folder), and
+/// what crawlers and agents read first (`robots.txt`, sitemaps, `llms.txt`).
+fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
     let mut dates = Vec::new();
     for entry in fs::read_dir(output.root()).map_err(|e| Error::io(output.root(), e))? {
         let entry = entry.map_err(|e| Error::io(output.root(), e))?;
@@ -451,5 +480,22 @@ fn write_root(output: &Output) -> Result<(), Error> {
         output.write(&format!("schema/{name}"), text.as_bytes())?;
     }
     output.write("_redirects", format!("/latest /{latest}/ 302\n/latest/* /{latest}/:splat 200\n").as_bytes())?;
+    let base_url = &method.site.base_url;
+    let mut sitemaps = Vec::new();
+    for d in &dates {
+        let folder = output.path(d)?;
+        let mut files: Vec<String> = fs::read_dir(&folder)
+            .map_err(|e| Error::io(&folder, e))?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name.starts_with("sitemap-") && name.ends_with(".xml"))
+            .collect();
+        // sitemap-2 before sitemap-10.
+        files.sort_by_key(|name| (name.len(), name.clone()));
+        sitemaps.push((d.clone(), files));
+    }
+    output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
+    output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
+    output.write("robots.txt", agents::robots(base_url).as_bytes())?;
+    output.write("llms.txt", agents::llms_txt(base_url, latest, &dates).as_bytes())?;
     Ok(())
 }
