@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::model::Resource;
-use crate::catalogue::snapshot::{self, Item, Snapshot};
+use crate::catalogue::snapshot::{self, Item};
 use crate::error::Error;
 
 const CORRECTIONS_JSON: &str = include_str!("../content/corrections.json");
@@ -127,20 +127,6 @@ impl Ledger {
         Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() }
     }
 
-    /// Builds the ledger from `snapshots` (any order; read oldest first) as it stood on
-    /// `as_of`: later snapshots are ignored, so an older dated build never changes.
-    pub fn build<I: Item>(snapshots: &[&Snapshot<I>], as_of: &str, corrections: &Corrections) -> Ledger {
-        let mut ordered: Vec<&&Snapshot<I>> = snapshots.iter().filter(|s| s.header.date.as_str() <= as_of).collect();
-        ordered.sort_by(|a, b| a.header.date.cmp(&b.header.date));
-        let mut ledger = Ledger::new(as_of, corrections);
-        for snap in ordered {
-            use rayon::prelude::*;
-            let claims = snap.items.par_iter().map(|item| claim_of(&item.value())).collect();
-            ledger.add_claims(&snap.header.date, claims);
-        }
-        ledger
-    }
-
     /// Adds a snapshot's claims, listing by listing in snapshot order (`None` where an
     /// item was not a listing, so that positions hold).
     fn add_claims(&mut self, date: &str, listings: Vec<Option<ClaimRead>>) {
@@ -224,9 +210,10 @@ pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
-/// The ledger of the stored snapshot at `path`, dated `as_of`: the claims of every snapshot stored before it, streamed from their files keeping
-/// only what a claim needs. Its own claims are added URL by URL as it is indexed
-/// ([`Ledger::standing_with`]).
+/// The ledger of the stored snapshot at `path`, dated `as_of`, as it stood then: the
+/// claims of every snapshot stored before it (later ones ignored, so an older dated
+/// build never changes), streamed from their files keeping only what a claim needs.
+/// Its own claims are added URL by URL as it is indexed ([`Ledger::standing_with`]).
 pub fn ledger_for(path: &Path, as_of: &str, corrections: &Corrections) -> Result<Ledger, Error> {
     use rayon::prelude::*;
     let mut older: Vec<(String, Vec<Option<ClaimRead>>)> = Vec::new();

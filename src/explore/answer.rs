@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::fuse::{Ranks, PRIOR_WEIGHT, RRF_K};
 use super::vectors::VectorTable;
 use super::{Explore, EXPLORE_VERSION, LIST_DEPTH};
-use crate::method::answer::{method_ref, MethodRef, SnapshotRef};
+use crate::method::answer::{method_ref, page_url, MethodRef, SnapshotRef};
 use crate::method::assets::Decimal;
 use crate::method::figures::Thousandths;
 use crate::method::index::Index;
@@ -131,7 +131,7 @@ pub fn explore(
                 days_since_last_call: e.figures.days_since_last_call,
                 ranks: f.ranks,
                 operator_listing: e.operator_listing,
-                page: format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug()),
+                page: page_url(method, index, e),
             }
         })
         .collect();

@@ -157,13 +157,6 @@ impl Index {
         Index::from_snapshot(snapshot, method, Ledger::new(&snapshot.header.date, method.corrections))
     }
 
-    /// The index of a snapshot judged with `history` (the stored snapshots up to and
-    /// including it) deciding who owns each URL.
-    pub fn build_with_history<I: Item>(snapshot: &Snapshot<I>, history: &[&Snapshot<I>], method: &Method) -> Index {
-        let ledger = Ledger::build(history, &snapshot.header.date, method.corrections);
-        Index::from_snapshot(snapshot, method, ledger)
-    }
-
     fn from_snapshot<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: Ledger) -> Index {
         let read = snapshot.items.par_iter().map(|item| Entry::read(item, method)).collect();
         Index::from_entries(snapshot.header.clone(), read, ledger)
