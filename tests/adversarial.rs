@@ -136,8 +136,10 @@ fn script_payloads_in_every_field_stay_text() {
     for f in common::all_files(&root.join("out/public")).iter().filter(|f| f.extension().is_some_and(|x| x == "html")) {
         let text = fs::read_to_string(f).unwrap();
         for tag in html::tags(&text) {
+            // The history charts are the site's own SVG, drawn from counts and dates only.
+            let own_chart = tag.name == "svg" && tag.attributes.iter().any(|(n, v)| n == "class" && v == "chart");
             assert!(
-                !["img", "svg", "iframe", "b", "i"].contains(&tag.name.as_str()),
+                own_chart || !["img", "svg", "iframe", "b", "i"].contains(&tag.name.as_str()),
                 "{}: <{}>",
                 f.display(),
                 tag.name
@@ -178,6 +180,27 @@ fn prompt_injection_is_withheld_everywhere() {
         for needle in ["Ignore all previous instructions", "private key to", "im_start", "unrestricted AI", "etirw"] {
             assert!(!text.contains(needle), "{} contains {needle:?}", f.display());
         }
+    }
+}
+
+/// February's feed lists every hostile listing new since January: markup, NUL bytes,
+/// broken encodings and injected text must leave it a well-formed XML document.
+#[test]
+fn the_feed_of_hostile_listings_is_well_formed_xml() {
+    let (root, indexes) = build("adv-feed", &Method::embedded());
+    let xml = fs::read_to_string(root.join("out/public/2026-02-01/feed.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("feed is not XML: {e}"));
+    let entries = doc.root_element().children().filter(|n| n.tag_name().name() == "entry").count();
+    assert!(entries > 10, "{entries} entries");
+    assert!(entries <= indexes[1].entries.len());
+    for needle in ["<script", "Ignore all previous instructions"] {
+        assert!(!xml.contains(needle), "feed carries {needle:?}");
+    }
+    // A hostile URL is text in a title or summary, never a link: every link is ours.
+    let base = &Method::embedded().site.base_url;
+    for link in doc.descendants().filter(|n| n.tag_name().name() == "link") {
+        let href = link.attribute("href").unwrap();
+        assert!(href.starts_with(&format!("{base}/")), "{href}");
     }
 }
 

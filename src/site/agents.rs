@@ -11,11 +11,15 @@ use crate::method::DISCOVERY_METHOD_VERSION;
 /// The sitemap protocol allows 50,000 addresses a file.
 pub const URLS_PER_SITEMAP: usize = 50_000;
 
-/// Text for an XML element, escaped.
-fn xml_text(text: &str) -> String {
+/// Text for an XML element or attribute, escaped. Characters XML 1.0 cannot carry at
+/// all (control characters but tab and line ends, U+FFFE, U+FFFF) are left out: catalogue
+/// text may hold them, and one would make the whole document unreadable.
+pub(crate) fn xml_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c < ' ' || c == '\u{fffe}' || c == '\u{ffff}' => {}
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -135,6 +139,9 @@ what was held out, withheld or overruled, and why.
 - [Explore {EXPLORE_VERSION}]({base_url}/explore/{EXPLORE_VERSION}/): a separately versioned \
 ranking for paraphrased questions (BM25 and word vectors); its answers say they are not the \
 method's answer ([schema]({base_url}/schema/explore-answer.schema.json)).
+- [New since the previous snapshot]({base_url}/{latest}/feed.xml): an Atom feed of the resources \
+ranked in the newest snapshot that the one before did not rank (every snapshot's folder has its own \
+`feed.xml`).
 - Older snapshots: {older}.
 ",
         older = if older.is_empty() { "none".to_owned() } else { older.join(", ") },

@@ -4,6 +4,8 @@
 pub mod agents;
 pub mod chars;
 pub mod explore_api;
+pub mod feed;
+pub mod history;
 pub mod output;
 pub mod pages;
 pub mod paths;
@@ -25,6 +27,7 @@ use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::Method;
 use crate::timings::phase;
+use history::{Past, Timeline};
 use output::Output;
 use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
 use shards::Sink;
@@ -90,11 +93,20 @@ pub fn build_limited(
     check_out_dir(out)?;
     let output = Output::new(out);
     let mut built = Vec::new();
+    // Oldest first, so each snapshot is remembered as history for the ones after it.
+    let mut snapshots = snapshots.to_vec();
+    snapshots.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    let mut timeline = Timeline::default();
     // One snapshot at a time: its listings are the bulk of the build's memory.
-    for path in snapshots {
+    for (k, path) in snapshots.iter().enumerate() {
+        timeline = phase("history", || timeline.before(path, method))?;
         let index = phase("read and index snapshot", || Index::read(path, method))?;
-        let files = swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, sink))?;
+        let files =
+            swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, &timeline, sink))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
+        if k + 1 < snapshots.len() {
+            timeline.push(Past::of(path, &index));
+        }
     }
     write_root(&output, method)?;
     Ok(built)
@@ -202,7 +214,7 @@ struct Listing {
     ids: Vec<usize>,
 }
 
-fn listings(index: &Index, method: &Method) -> (Vec<Listing>, Facets) {
+fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>) -> (Vec<Listing>, Facets) {
     let all: Vec<usize> = (0..index.entries.len()).collect();
     let mut out = vec![Listing {
         dir: "browse".into(),
@@ -210,6 +222,17 @@ fn listings(index: &Index, method: &Method) -> (Vec<Listing>, Facets) {
         intro: "Every ranked resource of this snapshot, in browse order: distinct paying addresses, then paid calls, then URL.".into(),
         ids: all,
     }];
+    if let Some((previous, ids)) = new {
+        out.push(Listing {
+            dir: "new".into(),
+            heading: format!("New since the snapshot of {previous}"),
+            intro: format!(
+                "Resources ranked in this snapshot that the snapshot of {previous} did not rank, in browse order \
+                 (also as an Atom feed: feed.xml in this snapshot's folder)."
+            ),
+            ids,
+        });
+    }
     let date = &index.header.date;
     let mut facets =
         Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
@@ -302,9 +325,19 @@ impl Job<'_> {
 }
 
 /// Makes every file of one snapshot's folder and hands them to `sink` in batches.
-fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
+fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sink) -> Result<(), Error> {
     let chrome = Chrome::for_index(index);
-    let (lists, facets) = listings(index, method);
+    let new_ids = timeline.new_ids(index);
+    let new_since = match (timeline.comparison(), &new_ids) {
+        (history::Comparison::With(previous), Some(ids)) => Some(pages::NewSince {
+            previous: previous.date.clone(),
+            previous_complete: previous.complete,
+            count: ids.len(),
+        }),
+        _ => None,
+    };
+    let feed = feed::atom_feed(index, method, timeline, new_ids.as_deref());
+    let (lists, facets) = listings(index, method, new_since.as_ref().map(|n| n.previous.as_str()).zip(new_ids));
     let networks: Vec<String> = facets.networks.iter().map(|f| f.label.clone()).collect();
     let date = &index.header.date;
     let mut jobs = vec![Job::Home, Job::Search, Job::Explore, Job::Method, Job::Corrections, Job::Report];
@@ -347,6 +380,7 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
                         api: api.clone(),
                         search_action: search_action.clone(),
                         networks: &networks,
+                        new_since: new_since.as_ref(),
                     };
                     html(&page)?
                 }
@@ -404,7 +438,11 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
                 }
                 Job::Resource(id) => {
                     let e = &index.entries[*id];
-                    let page = pages::ResourcePage { c: &chrome, r: pages::resource_view(*id, e, index, method) };
+                    let page = pages::ResourcePage {
+                        c: &chrome,
+                        r: pages::resource_view(*id, e, index, method),
+                        history: history::history_view(timeline, index, e),
+                    };
                     html(&page)?
                 }
                 Job::Method => html(&pages::method_page(&chrome))?,
@@ -416,7 +454,7 @@ fn write_snapshot(index: &Index, method: &Method, sink: Sink) -> Result<(), Erro
     // The explore index goes out first and is then let go: at a million listings it is
     // half a gigabyte that the pages and the method API do not need.
     phase("explore API files", || explore_api::write_api_files(&explore, index, method, table, sink))?;
-    let mut files = Vec::new();
+    let mut files = vec![(feed::FEED_FILE.to_owned(), feed.into_bytes())];
     if let Some(e) = &evaluation {
         let ivf = &explore.dense.ivf;
         files.push((EVALUATION_PAGE.into(), html(&pages::evaluation_page(&chrome, e, ivf.nprobe, ivf.lists.len()))?));

@@ -160,6 +160,14 @@ pub struct HomePage<'a> {
     pub api: String,
     pub search_action: String,
     pub networks: &'a [String],
+    pub new_since: Option<&'a NewSince>,
+}
+
+/// How many resources are new since the previous snapshot (same method version).
+pub struct NewSince {
+    pub previous: String,
+    pub previous_complete: bool,
+    pub count: usize,
 }
 
 #[derive(Template)]
@@ -229,6 +237,8 @@ pub struct ResourceView {
 pub struct ResourcePage<'a> {
     pub c: &'a Chrome,
     pub r: ResourceView,
+    /// Payers and calls in this and earlier snapshots; `None` with a single snapshot.
+    pub history: Option<crate::site::history::HistoryView>,
 }
 
 pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> ResourceView {
