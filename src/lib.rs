@@ -2,13 +2,15 @@
 //!
 //! - [`catalogue`]: catalogue items as read, dumps imported, snapshots stored;
 //! - [`method`]: the directory method — normalise, query, rank, figures, screen;
-//! - [`site`]: the static site built from a snapshot.
+//! - [`site`]: the static site built from a snapshot;
+//! - [`mcp`]: the same answers for agents, over the Model Context Protocol.
 
 pub mod catalogue;
 pub mod config;
 pub mod error;
 pub mod explore;
 pub mod integrity;
+pub mod mcp;
 pub mod method;
 pub mod site;
 pub mod terminal;

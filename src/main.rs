@@ -123,6 +123,16 @@ enum Command {
         /// The query words; every usable token must match as a whole word.
         words: Vec<String>,
     },
+    /// Serve the snapshot to agents over MCP (JSON-RPC on stdin and stdout): one tool,
+    /// find_x402_resource, answering as `query --json` does.
+    Mcp {
+        /// Snapshot file to answer from (default: the newest in --snapshots-dir).
+        #[arg(long)]
+        snapshot: Option<PathBuf>,
+        /// Folder holding dated snapshots.
+        #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+        snapshots_dir: PathBuf,
+    },
     /// Explore: BM25 and word vectors fused by rank. Not the directory's answer.
     Explore {
         /// Snapshot file to explore (default: the newest in --snapshots-dir).
@@ -312,6 +322,23 @@ fn run(command: Command) -> Result<(), Error> {
                 print!("{}", terminal::render(&answer));
             }
             Ok(())
+        }
+        Command::Mcp { snapshot: path, snapshots_dir } => {
+            let method = Method::embedded();
+            // Without a snapshot the server still starts: its tool then answers
+            // SOURCE_UNAVAILABLE with the fix, and the client can say so.
+            let index = load_index(path, &snapshots_dir).map(|(index, _)| index);
+            match &index {
+                Ok(i) => eprintln!(
+                    "x402dir mcp: snapshot {}, {} resources, method {}; reading JSON-RPC on stdin",
+                    i.header.date,
+                    i.entries.len(),
+                    x402dir::method::DISCOVERY_METHOD_VERSION
+                ),
+                Err(e) => eprintln!("x402dir mcp: no index ({e}); every call will say so"),
+            }
+            let server = x402dir::mcp::Server::new(index, &method);
+            server.run(std::io::stdin().lock(), std::io::stdout().lock()).map_err(|e| Error::io("<stdio>", e))
         }
         Command::Explore { snapshot: path, snapshots_dir, limit, json, words } => {
             let limit = Filters::parse(None, None, limit.as_deref())?.limit;

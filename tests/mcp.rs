@@ -1,0 +1,251 @@
+//! `x402dir mcp` driven as an MCP client drives it: spawn the binary, write JSON-RPC
+//! requests to its standard input one per line, read its responses, in both eras of
+//! the protocol (the 2025-11-25 handshake and the stateless 2026-07-28 revision).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use common::{repo_root, temp_dir};
+use serde_json::{json, Value};
+
+const SNAPSHOT: &str = "content/snapshots/2025-12-31.json";
+const WITHHELD_URL: &str = "http://x402-joke-agent.up.railway.app/explain_service";
+
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// Every line the server wrote, to search afterwards.
+    transcript: String,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+            .arg("mcp")
+            .args(args)
+            .current_dir(repo_root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Session { child, stdin, stdout, next_id: 1, transcript: String::new() }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn read(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        assert!(line.ends_with('\n'), "one message per line: {line:?}");
+        self.transcript.push_str(&line);
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// A request; its response, whose id must be the request's.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let response = self.read();
+        assert_eq!(response["jsonrpc"], "2.0");
+        assert_eq!(response["id"], id, "{response}");
+        response
+    }
+
+    fn result(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request(method, params);
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        response["result"].clone()
+    }
+
+    /// Closes standard input: the server must then exit cleanly.
+    fn finish(mut self) -> String {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+        std::mem::take(&mut self.transcript)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn cli_answer(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        .args(["query", "--json", "--snapshot", SNAPSHOT])
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn modern(params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "x402dir-test", "version": "0"}
+    });
+    params
+}
+
+#[test]
+fn a_handshake_client_lists_the_tool_and_gets_the_cli_answer() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    let init = s.result(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+    );
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    assert_eq!(init["serverInfo"]["name"], "x402dir");
+    assert!(init["capabilities"]["tools"].is_object());
+    assert!(init.get("resultType").is_none(), "the handshake era has no resultType");
+    // A notification gets no response: the next line read answers the next request.
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    let tools = s.result("tools/list", json!({}));
+    let tools = tools["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    let tool = &tools[0];
+    assert_eq!(tool["name"], "find_x402_resource");
+    assert_eq!(tool["inputSchema"]["required"], json!(["query"]));
+    let properties: Vec<&str> =
+        tool["inputSchema"]["properties"].as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(properties, ["query", "max_price", "network", "limit"]);
+    let published: Value =
+        serde_json::from_slice(&std::fs::read(repo_root().join("content/schema/answer.schema.json")).unwrap()).unwrap();
+    assert_eq!(tool["outputSchema"], published, "the output schema is the published answer schema");
+
+    let call = s.result(
+        "tools/call",
+        json!({"name": "find_x402_resource", "arguments": {"query": "weather", "limit": 3, "max_price": 0.05}}),
+    );
+    assert_eq!(call["isError"], false);
+    let expected = cli_answer(&["--limit", "3", "--max-price", "0.05", "weather"]);
+    assert_eq!(call["structuredContent"], expected);
+    let text: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, expected, "the text block carries the same envelope");
+    assert_eq!(expected["meta"]["query"]["tokens"], json!(["weather"]));
+    assert!(expected["data"].as_array().unwrap().len() <= 3);
+
+    assert_eq!(s.result("ping", json!({})), json!({}));
+    s.finish();
+}
+
+#[test]
+fn descriptions_are_screened_as_on_every_other_surface() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    let call =
+        s.result("tools/call", json!({"name": "find_x402_resource", "arguments": {"query": "joke", "limit": 50}}));
+    let rows = call["structuredContent"]["data"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["resource"] == WITHHELD_URL).expect("the withheld resource keeps its place");
+    assert_eq!(row["description"], Value::Null);
+    assert!(row["description_withheld"]["patterns_matched"].as_u64().unwrap() >= 1, "{row}");
+    assert_eq!(call["structuredContent"], cli_answer(&["--limit", "50", "joke"]));
+    let transcript = s.finish();
+    // The withheld text, read from the snapshot itself, appears nowhere in what was said.
+    let snapshot: Value = serde_json::from_slice(&std::fs::read(repo_root().join(SNAPSHOT)).unwrap()).unwrap();
+    let item = snapshot["items"].as_array().unwrap().iter().find(|i| i["resource"] == WITHHELD_URL).unwrap();
+    // The description may be top-level or per payment option (the v1 shape).
+    let descriptions: Vec<&str> = std::iter::once(&item["description"])
+        .chain(item["accepts"].as_array().into_iter().flatten().map(|a| &a["description"]))
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!descriptions.is_empty());
+    for piece in descriptions.iter().flat_map(|d| d.lines()).map(str::trim).filter(|l| l.chars().count() >= 20) {
+        // As it would travel inside a JSON string.
+        let escaped = serde_json::to_string(piece).unwrap();
+        assert!(!transcript.contains(&escaped[1..escaped.len() - 1]), "withheld text {piece:?} was sent");
+    }
+}
+
+#[test]
+fn a_stateless_client_discovers_and_calls_without_a_handshake() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    let discover = s.result("server/discover", modern(json!({})));
+    assert_eq!(discover["resultType"], "complete");
+    let versions = discover["supportedVersions"].as_array().unwrap();
+    assert!(versions.contains(&json!("2026-07-28")) && versions.contains(&json!("2025-11-25")), "{discover}");
+    assert!(discover["capabilities"]["tools"].is_object());
+    assert_eq!(discover["serverInfo"]["name"], "x402dir");
+
+    let call = s.result(
+        "tools/call",
+        modern(json!({"name": "find_x402_resource", "arguments": {"query": "ethereum balance", "network": "base"}})),
+    );
+    assert_eq!(call["resultType"], "complete");
+    assert_eq!(call["structuredContent"], cli_answer(&["--network", "base", "ethereum", "balance"]));
+    let list = s.result("tools/list", modern(json!({})));
+    assert_eq!(list["resultType"], "complete");
+
+    // A version it does not speak: MCP's error, with the versions it does.
+    let response = s.request("tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}}));
+    assert_eq!(response["error"]["code"], -32004);
+    assert_eq!(response["error"]["data"]["requested"], "2099-01-01");
+    assert!(response["error"]["data"]["supported"].as_array().unwrap().contains(&json!("2026-07-28")));
+    // An initialize asking for the stateless revision is offered the newest handshake one.
+    let init = s.result("initialize", json!({"protocolVersion": "2026-07-28", "capabilities": {}}));
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    s.finish();
+}
+
+#[test]
+fn bad_requests_get_errors_and_bad_arguments_get_tool_errors() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    // Arguments the method refuses: told to the model as the tool's error, not guessed.
+    for (arguments, code) in [
+        (json!({"query": "weather", "max_price": -1}), "INVALID_FILTER"),
+        (json!({"query": "weather", "limit": 500}), "INVALID_FILTER"),
+        (json!({"query": "weather", "network": "base sepolia"}), "INVALID_FILTER"),
+        (json!({"query": "weather", "colour": "blue"}), "INVALID_ARGUMENT"),
+        (json!({"limit": 3}), "INVALID_ARGUMENT"),
+    ] {
+        let call = s.result("tools/call", json!({"name": "find_x402_resource", "arguments": arguments}));
+        assert_eq!(call["isError"], true, "{arguments}");
+        assert!(call.get("structuredContent").is_none());
+        let error: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(error["error"]["code"], code, "{arguments}: {error}");
+    }
+    assert_eq!(s.request("tools/call", json!({"name": "find_anything", "arguments": {}}))["error"]["code"], -32602);
+    assert_eq!(s.request("resources/list", json!({}))["error"]["code"], -32601);
+    // Not JSON, and not an object: answered with a null id, and the server carries on.
+    let stdin = s.stdin.as_mut().unwrap();
+    writeln!(stdin, "{{not json").unwrap();
+    writeln!(stdin, "[1, 2]").unwrap();
+    stdin.flush().unwrap();
+    let (parse, batch) = (s.read(), s.read());
+    assert_eq!((parse["error"]["code"].clone(), parse["id"].clone()), (json!(-32700), Value::Null));
+    assert_eq!(batch["error"]["code"], -32600);
+    assert!(s.result("tools/list", json!({}))["tools"].is_array());
+    s.finish();
+}
+
+#[test]
+fn without_a_snapshot_the_server_starts_and_says_what_would_fix_it() {
+    let empty = temp_dir("mcp-empty");
+    let mut s = Session::start(&["--snapshots-dir", empty.to_str().unwrap()]);
+    assert_eq!(s.result("server/discover", modern(json!({})))["serverInfo"]["name"], "x402dir");
+    let call = s.result("tools/call", json!({"name": "find_x402_resource", "arguments": {"query": "weather"}}));
+    assert_eq!(call["isError"], true);
+    let error: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(error["error"]["code"], "SOURCE_UNAVAILABLE");
+    assert!(error["error"]["fix"].as_str().is_some_and(|f| !f.is_empty()), "{error}");
+    s.finish();
+}
