@@ -142,6 +142,9 @@ method's answer ([schema]({base_url}/schema/explore-answer.schema.json)).
 - [New since the previous snapshot]({base_url}/{latest}/feed.xml): an Atom feed of the resources \
 ranked in the newest snapshot that the one before did not rank (every snapshot's folder has its own \
 `feed.xml`).
+- MCP: the command-line tool (`x402dir mcp`, from the project's repository) serves the same \
+answers over the Model Context Protocol on stdio, as the tool `find_x402_resource` (query, \
+max_price, network, limit).
 - Older snapshots: {older}.
 ",
         older = if older.is_empty() { "none".to_owned() } else { older.join(", ") },
