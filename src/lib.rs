@@ -2,7 +2,8 @@
 //!
 //! - [`catalogue`]: catalogue items as read, dumps imported, snapshots stored;
 //! - [`method`]: the directory method — normalise, query, rank, figures, screen;
-//! - [`site`]: the static site built from a snapshot.
+//! - [`site`]: the static site built from a snapshot;
+//! - [`serve`]: a local preview of the built site with Netlify's headers and redirects.
 
 pub mod catalogue;
 pub mod config;
@@ -10,6 +11,7 @@ pub mod error;
 pub mod explore;
 pub mod integrity;
 pub mod method;
+pub mod serve;
 pub mod site;
 pub mod terminal;
 pub mod timings;
