@@ -3,7 +3,8 @@
 //! - [`catalogue`]: catalogue items as read, dumps imported, snapshots stored;
 //! - [`method`]: the directory method — normalise, query, rank, figures, screen;
 //! - [`site`]: the static site built from a snapshot;
-//! - [`mcp`]: the same answers for agents, over the Model Context Protocol.
+//! - [`mcp`]: the same answers for agents, over the Model Context Protocol;
+//! - [`serve`]: a local preview of the built site with Netlify's headers and redirects.
 
 pub mod catalogue;
 pub mod config;
@@ -12,6 +13,7 @@ pub mod explore;
 pub mod integrity;
 pub mod mcp;
 pub mod method;
+pub mod serve;
 pub mod site;
 pub mod terminal;
 pub mod timings;

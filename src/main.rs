@@ -1,5 +1,6 @@
 //! The `x402dir` command line: a thin layer over the library.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -60,6 +61,15 @@ enum Command {
         /// host's cap per deployment, e.g. 20000; docs/deploy.md).
         #[arg(long)]
         max_files: Option<usize>,
+    },
+    /// Preview the built site on 127.0.0.1 with netlify.toml's headers and the build's redirects.
+    Serve {
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = x402dir::serve::DEFAULT_PORT)]
+        port: u16,
+        /// The built site.
+        #[arg(long, default_value = "public")]
+        dir: PathBuf,
     },
     /// Walk the live discovery catalogue into a dated snapshot (atomic; resumable).
     Fetch {
@@ -277,6 +287,18 @@ fn run(command: Command) -> Result<(), Error> {
             }
             println!("done in {:.2} s; open {}", started.elapsed().as_secs_f64(), out.join("index.html").display());
             Ok(())
+        }
+        Command::Serve { port, dir } => {
+            let (config, source) = x402dir::serve::netlify_toml_in(std::path::Path::new("."))?;
+            let site = x402dir::serve::Site::load(&dir, &config, &source)?;
+            for warning in &site.warnings {
+                eprintln!("warning: {warning}");
+            }
+            let server = x402dir::serve::Server::bind(site, port)?;
+            println!("serving {} at {}", dir.display(), server.url());
+            // Scripts and tests wait for this line to learn the port.
+            std::io::stdout().flush().map_err(|e| Error::io("stdout", e))?;
+            server.run()
         }
         Command::Fetch {
             base_url,

@@ -21,9 +21,14 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in
-        [&["--help"][..], &["query", "--help"], &["import", "--help"], &["build", "--help"], &["fetch", "--help"]]
-    {
+    for sub in [
+        &["--help"][..],
+        &["query", "--help"],
+        &["import", "--help"],
+        &["build", "--help"],
+        &["fetch", "--help"],
+        &["serve", "--help"],
+    ] {
         let o = x402dir(sub);
         assert!(o.status.success(), "{sub:?}");
         assert!(stdout(&o).contains("Usage:"), "{sub:?}");

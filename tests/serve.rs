@@ -1,0 +1,383 @@
+//! `x402dir serve`, run as a user would: the real binary on a loopback port, spoken to over
+//! plain TCP. Expected headers come from netlify.toml's text, expected bodies and lengths
+//! from the files the build wrote.
+
+mod common;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use common::{repo_root, temp_dir, REAL_DATES};
+use x402dir::method::Method;
+use x402dir::site;
+
+/// Written beside the built site: no request may ever read it.
+const SECRET: &str = "x402dir serve test: outside the site";
+
+/// The three embedded snapshots, built once for every test in this file.
+fn built_site() -> &'static Path {
+    static SITE: OnceLock<PathBuf> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let dir = temp_dir("serve");
+        let out = dir.join("public");
+        let snapshots: Vec<PathBuf> =
+            REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
+        site::build(&snapshots, &out, &Method::embedded()).unwrap();
+        fs::write(dir.join("secret.txt"), SECRET).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.join("secret.txt"), out.join("leak.txt")).unwrap();
+        out
+    })
+}
+
+fn newest_date() -> &'static str {
+    REAL_DATES.iter().max().unwrap()
+}
+
+/// A running `x402dir serve`, stopped when dropped (a failing test included).
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `serve --port 0 --dir <dir>` in `cwd` and reads the port from its first line.
+fn serve_in(cwd: &Path, dir: &Path) -> Server {
+    static STARTED: AtomicUsize = AtomicUsize::new(0);
+    // Its request log goes to a file: a pipe nobody reads could fill and stall it.
+    let log = built_site().with_file_name(format!("serve-{}.log", STARTED.fetch_add(1, Ordering::SeqCst)));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(dir)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("binary runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    // Stopped by the guard if the line is not what it should be.
+    let mut server = Server { child, port: 0 };
+    let prefix = format!("serving {} at http://127.0.0.1:", dir.display());
+    let port = line.strip_prefix(&prefix).and_then(|rest| rest.strip_suffix("/\n")).and_then(|p| p.parse().ok());
+    let Some(port) = port else {
+        panic!("first line {line:?}, stderr: {}", fs::read_to_string(&log).unwrap_or_default());
+    };
+    server.port = port;
+    server
+}
+
+fn serve() -> Server {
+    serve_in(&repo_root(), built_site())
+}
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    /// Every value sent under `name`.
+    fn all(&self, name: &str) -> Vec<&str> {
+        self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect()
+    }
+
+    /// The one value sent under `name` (a header sent twice fails the test).
+    fn header(&self, name: &str) -> Option<&str> {
+        let all = self.all(name);
+        assert!(all.len() <= 1, "{name} sent {} times: {all:?}", all.len());
+        all.first().copied()
+    }
+}
+
+/// Sends `method target` as written (no client-side normalisation) and reads to the close.
+fn request(port: u16, method: &str, target: &str) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(stream, "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or_else(|| panic!("no head for {target}"));
+    let head = std::str::from_utf8(&raw[..end]).unwrap();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap();
+    assert!(status_line.starts_with("HTTP/1.1 "), "{status_line}");
+    let status = status_line.split(' ').nth(1).unwrap().parse().unwrap();
+    let headers = lines
+        .map(|line| {
+            let (name, value) = line.split_once(": ").unwrap_or_else(|| panic!("header line {line:?}"));
+            (name.to_owned(), value.to_owned())
+        })
+        .collect();
+    Reply { status, headers, body: raw[end + 4..].to_vec() }
+}
+
+fn get(port: u16, target: &str) -> Reply {
+    request(port, "GET", target)
+}
+
+/// The value netlify.toml's `[[headers]]` rule `for = pattern` gives `name`.
+fn declared(pattern: &str, name: &str) -> String {
+    let text = fs::read_to_string(repo_root().join("netlify.toml")).unwrap();
+    let config: toml::Table = toml::from_str(&text).unwrap();
+    let rule = config["headers"].as_array().unwrap().iter().find(|rule| rule["for"].as_str() == Some(pattern));
+    let rule = rule.unwrap_or_else(|| panic!("netlify.toml has no [[headers]] for {pattern}"));
+    rule["values"][name].as_str().unwrap_or_else(|| panic!("{pattern} sets no {name}")).to_owned()
+}
+
+fn on_disk(path: &str) -> Vec<u8> {
+    fs::read(built_site().join(path)).unwrap()
+}
+
+#[test]
+fn pages_carry_the_security_headers_netlify_toml_declares() {
+    let server = serve();
+    let date = newest_date();
+    for (target, file) in
+        [("/".to_owned(), "index.html".to_owned()), (format!("/{date}/"), format!("{date}/index.html"))]
+    {
+        let reply = get(server.port, &target);
+        assert_eq!(reply.status, 200, "{target}");
+        for name in ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"] {
+            assert_eq!(reply.header(name), Some(declared("/*", name).as_str()), "{name} on {target}");
+        }
+        assert_eq!(reply.header("Content-Type"), Some("text/html; charset=utf-8"));
+        assert_eq!(reply.body, on_disk(&file), "{target}");
+        assert_eq!(reply.header("Content-Length"), Some(reply.body.len().to_string().as_str()));
+    }
+}
+
+#[test]
+fn cache_control_follows_the_path() {
+    let server = serve();
+    let date = newest_date();
+    for (target, rule) in [
+        ("/".to_owned(), "/*"),
+        ("/robots.txt".to_owned(), "/*"),
+        (format!("/{date}/"), "/20*"),
+        (format!("/{date}/api/manifest.json"), "/20*"),
+        ("/method/1.0.0/".to_owned(), "/method/*"),
+        ("/latest/api/manifest.json".to_owned(), "/latest/*"),
+    ] {
+        let reply = get(server.port, &target);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(reply.header("Cache-Control"), Some(declared(rule, "Cache-Control").as_str()), "{target}");
+    }
+    assert!(declared("/20*", "Cache-Control").contains("immutable"));
+}
+
+#[test]
+fn latest_moves_to_the_newest_snapshot_and_its_files_are_served_in_place() {
+    let server = serve();
+    let date = newest_date();
+    let redirects = fs::read_to_string(built_site().join("_redirects")).unwrap();
+    assert!(redirects.lines().any(|l| l == format!("/latest /{date}/ 302")), "{redirects}");
+    assert!(redirects.lines().any(|l| l == format!("/latest/* /{date}/:splat 200")), "{redirects}");
+    for target in ["/latest", "/latest/"] {
+        let moved = get(server.port, target);
+        assert_eq!((moved.status, moved.header("Location")), (302, Some(format!("/{date}/").as_str())), "{target}");
+    }
+    let rewritten = get(server.port, "/latest/api/manifest.json");
+    assert_eq!(rewritten.status, 200);
+    assert_eq!(rewritten.header("Location"), None, "a 200 rule rewrites, it does not redirect");
+    assert_eq!(rewritten.body, on_disk(&format!("{date}/api/manifest.json")));
+    assert_eq!(rewritten.header("Content-Type"), Some("application/json"));
+}
+
+#[test]
+fn a_folder_without_its_slash_moves_to_it() {
+    let server = serve();
+    let date = newest_date();
+    let moved = get(server.port, &format!("/{date}"));
+    assert_eq!((moved.status, moved.header("Location")), (301, Some(format!("/{date}/").as_str())));
+    let with_query = get(server.port, &format!("/{date}/search?q=weather"));
+    assert_eq!(with_query.header("Location"), Some(format!("/{date}/search/?q=weather").as_str()));
+}
+
+#[test]
+fn a_missing_file_is_a_404() {
+    let server = serve();
+    let reply = get(server.port, &format!("/{}/no-such-page/", newest_date()));
+    assert_eq!(reply.status, 404);
+    match fs::read(built_site().join("404.html")) {
+        Ok(page) => assert_eq!(reply.body, page),
+        Err(_) => assert!(!reply.body.is_empty() && reply.body.len() < 100, "a short text body"),
+    }
+    assert_eq!(reply.header("X-Content-Type-Options"), Some(declared("/*", "X-Content-Type-Options").as_str()));
+    assert_eq!(get(server.port, "/_redirects").status, 404, "Netlify's configuration is not published");
+}
+
+#[test]
+fn no_path_leaves_the_site() {
+    let server = serve();
+    let cargo_toml = fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    for target in [
+        "/../Cargo.toml",
+        "/../../Cargo.toml",
+        "/%2e%2e/Cargo.toml",
+        "/%2E%2E/%2e%2e/%2e%2e/Cargo.toml",
+        "/.%2e/secret.txt",
+        "/%2e%2e%2fsecret.txt",
+        "/2026-08-20/..%2f..%2fsecret.txt",
+        "/..%5csecret.txt",
+        "/../secret.txt",
+        "/./../secret.txt",
+        "/leak.txt",
+        "/%00",
+        "/index.html%00.png",
+        "//secret.txt",
+    ] {
+        let reply = get(server.port, target);
+        assert!(matches!(reply.status, 400 | 404), "{target}: {}", reply.status);
+        let body = String::from_utf8_lossy(&reply.body);
+        assert!(!body.contains(SECRET) && !body.contains(&cargo_toml[..40]), "{target} leaked: {body}");
+    }
+}
+
+#[test]
+fn head_sends_the_length_without_the_body() {
+    let server = serve();
+    let target = format!("/{}/api/manifest.json", newest_date());
+    let full = get(server.port, &target);
+    let head = request(server.port, "HEAD", &target);
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty(), "{} bytes after a HEAD", head.body.len());
+    let size = on_disk(&target[1..]).len().to_string();
+    assert_eq!(head.header("Content-Length"), Some(size.as_str()));
+    assert_eq!(full.header("Content-Length"), Some(size.as_str()));
+    assert_eq!(head.header("Cache-Control"), full.header("Cache-Control"));
+}
+
+#[test]
+fn other_methods_are_refused() {
+    let server = serve();
+    for method in ["POST", "PUT", "DELETE"] {
+        let reply = request(server.port, method, "/");
+        assert_eq!(reply.status, 405, "{method}");
+        assert_eq!(reply.header("Allow"), Some("GET, HEAD"));
+    }
+}
+
+#[test]
+fn content_types_by_extension() {
+    let server = serve();
+    let date = newest_date();
+    for (path, expected) in [
+        ("index.html".to_owned(), "text/html; charset=utf-8"),
+        (format!("{date}/static/style.css"), "text/css; charset=utf-8"),
+        (format!("{date}/static/composer.js"), "text/javascript; charset=utf-8"),
+        (format!("{date}/api/manifest.json"), "application/json"),
+        ("sitemap.xml".to_owned(), "application/xml"),
+        ("robots.txt".to_owned(), "text/plain; charset=utf-8"),
+        ("llms.txt".to_owned(), "text/plain; charset=utf-8"),
+    ] {
+        assert!(built_site().join(&path).is_file(), "the build wrote {path}");
+        let reply = get(server.port, &format!("/{path}"));
+        assert_eq!((reply.status, reply.header("Content-Type")), (200, Some(expected)), "{path}");
+    }
+    let markdown = common::all_files(built_site()).into_iter().find(|p| p.extension().is_some_and(|e| e == "md"));
+    let markdown = markdown.expect("the build writes a Markdown file");
+    let url = format!("/{}", markdown.strip_prefix(built_site()).unwrap().to_string_lossy());
+    assert_eq!(get(server.port, &url).header("Content-Type"), Some("text/markdown; charset=utf-8"), "{url}");
+}
+
+#[test]
+fn netlify_toml_comes_from_the_working_folder_else_from_the_binary() {
+    let date = newest_date();
+    let folder = temp_dir("serve-config");
+    // The later rule sets X-Preview again: it replaces the first rule's value.
+    let config = format!(
+        r#"
+[[headers]]
+  for = "/*"
+  [headers.values]
+    X-Preview = "every page"
+    Cache-Control = "no-store"
+[[headers]]
+  for = "/{date}/*"
+  [headers.values]
+    X-Preview = "a dated page"
+[[redirects]]
+  from = "/old/*"
+  to = "/{date}/:splat"
+  status = 308
+"#
+    );
+    fs::write(folder.join("netlify.toml"), config).unwrap();
+    let custom = serve_in(&folder, built_site());
+    let dated = get(custom.port, &format!("/{date}/"));
+    assert_eq!(dated.header("X-Preview"), Some("a dated page"));
+    assert_eq!(dated.header("Cache-Control"), Some("no-store"));
+    assert_eq!(dated.header("Content-Security-Policy"), None, "the repository's rules are not read");
+    assert_eq!(get(custom.port, "/").header("X-Preview"), Some("every page"));
+    let moved = get(custom.port, "/old/api/manifest.json?x=1");
+    assert_eq!(
+        (moved.status, moved.header("Location")),
+        (308, Some(format!("/{date}/api/manifest.json?x=1").as_str()))
+    );
+    // The build's `_redirects` comes before netlify.toml's rules and still applies.
+    assert_eq!(get(custom.port, "/latest").status, 302);
+    drop(custom);
+
+    let empty = temp_dir("serve-no-config");
+    let built_in = serve_in(&empty, built_site());
+    let page = get(built_in.port, &format!("/{date}/"));
+    assert_eq!(page.header("Content-Security-Policy"), Some(declared("/*", "Content-Security-Policy").as_str()));
+    assert_eq!(page.header("Cache-Control"), Some(declared("/20*", "Cache-Control").as_str()));
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_x402dir")).args(args).current_dir(repo_root()).output().expect("binary runs")
+}
+
+#[test]
+fn a_missing_site_says_to_build_it_first() {
+    let missing = temp_dir("serve-missing").join("public");
+    let output = run(&["serve", "--port", "0", "--dir", missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("x402dir build") && stderr.contains(&*missing.to_string_lossy()), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn a_port_in_use_is_a_clear_error() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = run(&["serve", "--port", &port, "--dir", built_site().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&format!("port {port}")) && stderr.contains("in use"), "{stderr}");
+}
+
+/// The kernel's own table of listening sockets: the preview's is on 127.0.0.1 only.
+#[cfg(all(target_os = "linux", target_endian = "little"))]
+#[test]
+fn it_listens_on_loopback_only() {
+    let server = serve();
+    let table =
+        fs::read_to_string("/proc/net/tcp").unwrap() + &fs::read_to_string("/proc/net/tcp6").unwrap_or_default();
+    let port = format!(":{:04X}", server.port);
+    // Columns: sl, local_address (hex address:port), rem_address, st (0A = LISTEN), ...
+    let listening: Vec<&str> = table
+        .lines()
+        .filter_map(|line| {
+            let columns: Vec<&str> = line.split_whitespace().collect();
+            (columns.get(3) == Some(&"0A") && columns[1].ends_with(&port)).then_some(columns[1])
+        })
+        .collect();
+    assert_eq!(listening, [format!("0100007F{port}")], "127.0.0.1 in the kernel's byte order");
+}
