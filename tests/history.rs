@@ -194,6 +194,7 @@ fn a_resource_page_shows_its_counts_in_every_snapshot_up_to_its_own() {
     );
     // Earlier rows link to that snapshot's page of the resource.
     assert!(page.contains(&format!("<a href=\"/2026-03-01/r/{a}/\">2026-03-01</a>")));
+    assert!(out.join(format!("2026-03-01/r/{a}/index.html")).is_file(), "the link leads to a page");
     // 64 px is the tallest bar: payers 4, 8, 2 of 8; calls 40, 80, 10 of 80.
     assert_eq!(
         bars(&page),

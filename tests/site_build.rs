@@ -460,6 +460,9 @@ fn pages_carry_no_inline_script_or_style() {
             continue;
         }
         let html = String::from_utf8(bytes).unwrap();
+        // A title is text: markup in it shows as tags in the browser's tab.
+        let title = &html[html.find("<title>").unwrap() + 7..html.find("</title>").unwrap()];
+        assert!(!title.contains('<') && title.ends_with(" · x402dir"), "{rel}: title {title:?}");
         for tag in html::tags(&html) {
             if tag.name == "script" {
                 assert!(tag.attributes.iter().any(|(n, _)| n == "src"), "{rel}: inline script");
