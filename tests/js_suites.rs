@@ -1,6 +1,7 @@
 //! The JavaScript suites, run from `cargo test` so that one command runs everything:
-//! the composer's unit tests (Node's test runner) and the end-to-end browser test
-//! (headless Chromium via playwright-core; .ci/run installs both).
+//! the composer's unit tests (Node's test runner) and the end-to-end browser tests
+//! (headless Chromium via playwright-core, accessibility by axe-core; .ci/run installs
+//! all three).
 
 mod common;
 
@@ -29,14 +30,14 @@ fn composer_unit_tests_pass() {
 #[test]
 fn browser_end_to_end_tests_pass() {
     let chromium = std::path::Path::new("/usr/bin/chromium");
-    let playwright = repo_root().join("node_modules/playwright-core");
+    let modules = ["playwright-core", "axe-core"].map(|m| repo_root().join("node_modules").join(m));
     assert!(
-        chromium.exists() && playwright.exists(),
-        "the browser test needs Debian's chromium and playwright-core: apt-get install chromium && npm ci (.ci/run does both)"
+        chromium.exists() && modules.iter().all(|m| m.exists()),
+        "the browser tests need Debian's chromium, and playwright-core and axe-core from npm: apt-get install chromium && npm ci (.ci/run does both)"
     );
     let report = node_test("tests/e2e/");
-    // Every browser test ran: the method's eight and explore's two.
+    // Every browser test ran: the method's eight, explore's two and accessibility's eight.
     let passed = report.lines().find_map(|l| l.trim_start_matches(['ℹ', ' ']).strip_prefix("pass ")).unwrap_or("0");
-    assert!(passed.trim().parse::<u32>().is_ok_and(|n| n >= 10), "{report}");
+    assert!(passed.trim().parse::<u32>().is_ok_and(|n| n >= 18), "{report}");
     assert!(report.contains("fail 0"), "{report}");
 }

@@ -351,7 +351,18 @@ pub fn markdown(md: &str) -> String {
     use pulldown_cmark::{html, Options, Parser};
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES));
-    out
+    // Tables scroll sideways on a phone, in a region the keyboard can reach (as the
+    // templates' tables do); numbered, since landmarks want distinct names.
+    let mut wrapped = String::with_capacity(out.len());
+    for (k, piece) in out.split("<table>").enumerate() {
+        if k > 0 {
+            wrapped.push_str(&format!(
+                "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Table {k}\"><table>"
+            ));
+        }
+        wrapped.push_str(piece);
+    }
+    wrapped.replace("</table>", "</table></div>")
 }
 
 pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {

@@ -11,16 +11,13 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer, cspFromNetlifyToml } from "./serve.mjs";
+import { CHROMIUM_ARGS } from "./chromium.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = process.env.X402DIR_BIN ?? join(repo, "target", "release", "x402dir");
 const DATE = "2025-12-31";
 let server, browser, publicDir;
 
-export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 before(async () => {
   assert.ok(existsSync(bin), `build the binary first (cargo build --release): ${bin}`);
