@@ -671,9 +671,29 @@ const COLUMNS = [
   ["match_score", NUM],
 ];
 
+/** The ratio, its two counts beside it in a span of their own (so a narrow screen can
+ * put them on a line below); the cell's text is ratioWithCounts's. */
+export function ratioCell(doc, row, label) {
+  const text = ratioWithCounts(row);
+  const at = text.indexOf(" (");
+  const attrs = { class: "num ratio", "data-label": label };
+  if (at < 0) return el(doc, "td", attrs, text);
+  return el(doc, "td", attrs, text.slice(0, at), " ", el(doc, "span", { class: "ratio-counts" }, text.slice(at + 1)));
+}
+
+/** Labels each cell but the rank and the resource with its column's name, which a
+ * narrow screen shows beside the value when the table becomes one block per row. */
+export function labelCells(row, labels) {
+  [...row.children].forEach((cell, i) => {
+    if (i > 1 && cell.getAttribute("data-label") === null) cell.setAttribute("data-label", labels[i]);
+  });
+  row.children[0].setAttribute("class", "num rank");
+  return row;
+}
+
 function resultRow(doc, row, rank) {
   const num = (text) => el(doc, "td", NUM, text);
-  return el(
+  const tr = el(
     doc,
     "tr",
     { "data-rank": rank },
@@ -681,13 +701,14 @@ function resultRow(doc, row, rank) {
     resourceCell(doc, row),
     num(count(row.unique_payers_30d)),
     num(count(row.calls_30d)),
-    num(ratioWithCounts(row)),
+    ratioCell(doc, row, "Calls per payer"),
     num(count(row.days_since_last_call)),
     num(row.min_price_usd === null ? DASH : `$${row.min_price_usd}`),
     el(doc, "td", {}, row.networks.join(", ")),
     segmentsCell(doc, row),
     num(String(row.match_score)),
   );
+  return labelCells(tr, COLUMNS.map(([label]) => label));
 }
 
 function resultsTable(doc, answer) {

@@ -18,7 +18,8 @@ import {
   need,
   parseFilters,
   pathOf,
-  ratioWithCounts,
+  ratioCell,
+  labelCells,
   read,
   recordsInBlocks,
   resourceCell,
@@ -246,7 +247,7 @@ const rank = (r) => (r === null ? "—" : String(r));
 
 function exploreRow(doc, row) {
   const num = (text) => el(doc, "td", NUM, text);
-  return el(
+  const tr = el(
     doc,
     "tr",
     { "data-position": row.position },
@@ -256,10 +257,11 @@ function exploreRow(doc, row) {
     num(rank(row.ranks.dense)),
     num(String(row.ranks.fused)),
     num(count(row.unique_payers_30d)),
-    num(ratioWithCounts(row)),
+    ratioCell(doc, row, "Calls per payer"),
     num(count(row.days_since_last_call)),
     num(row.min_price_usd === null ? "—" : `$${row.min_price_usd}`),
   );
+  return labelCells(tr, COLUMNS);
 }
 
 const COLUMNS = [

@@ -59,7 +59,11 @@ function onSubmit(event) {
   event.preventDefault();
   const values = readForm();
   history.replaceState(null, "", shareableUrl(values));
-  run(values);
+  run(values).then(() => {
+    // On a phone the results begin below the form, out of sight: bring their first
+    // line into view, so that pressing Search visibly does something.
+    if (results.getBoundingClientRect().top > innerHeight * 0.6) results.scrollIntoView({ block: "start" });
+  });
 }
 
 /** A search arriving in the URL (a shared link, or the form sent before this script ran). */

@@ -82,6 +82,7 @@ fn mini_site_has_the_expected_tree() {
         format!("{d}/static/chars.js"),
         format!("{d}/static/search.js"),
         format!("{d}/static/style.css"),
+        format!("{d}/static/favicon.svg"),
     ] {
         assert!(files.contains_key(&expected), "missing {expected}");
     }

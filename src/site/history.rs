@@ -160,7 +160,7 @@ pub struct HistoryRow {
 }
 
 /// A resource's history as a page shows it: a row per snapshot, and two bar charts
-/// when any snapshot gave a count (crawler dumps carry none).
+/// when two snapshots or more gave counts (crawler dumps carry none).
 pub struct HistoryView {
     pub rows: Vec<HistoryRow>,
     pub charts: Option<(String, String)>,
@@ -198,9 +198,10 @@ pub fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Option<His
     let payers: Vec<Option<u64>> = rows.iter().map(|r| r.counts.and_then(|c| c.unique_payers_30d)).collect();
     let calls: Vec<Option<u64>> = rows.iter().map(|r| r.counts.and_then(|c| c.calls_30d)).collect();
     let dates: Vec<&str> = rows.iter().map(|r| r.date.as_str()).collect();
-    let any_count = payers.iter().chain(&calls).any(Option::is_some);
+    // A chart of one bar says nothing the table does not: two snapshots with a count at least.
+    let counted = payers.iter().zip(&calls).filter(|(p, c)| p.is_some() || c.is_some()).count();
     Some(HistoryView {
-        charts: any_count.then(|| {
+        charts: (counted >= 2).then(|| {
             (
                 bar_chart("Distinct paying addresses, 30 days, by snapshot", &dates, &payers),
                 bar_chart("Paid calls, 30 days, by snapshot", &dates, &calls),

@@ -40,6 +40,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("explore.js", include_str!("../../static/explore.js")),
     ("explore-page.js", include_str!("../../static/explore-page.js")),
     ("style.css", include_str!("../../static/style.css")),
+    ("favicon.svg", include_str!("../../static/favicon.svg")),
 ];
 
 /// Published at the site root, under `schema/`.

@@ -86,7 +86,9 @@ pub struct TableRow {
     pub operator_listing: bool,
     pub payers: String,
     pub calls: String,
+    /// The ratio, and beside it the two counts it comes from (`(670 calls / 668 payers)`).
     pub calls_per_payer: String,
+    pub ratio_counts: String,
     pub days: String,
     pub price: String,
     pub networks: String,
@@ -122,7 +124,8 @@ pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
         operator_listing: e.operator_listing,
         payers: count(e.figures.unique_payers_30d),
         calls: count(e.figures.calls_30d),
-        calls_per_payer: ratio_with_counts(e),
+        calls_per_payer: ratio_with_counts(e).split_once(" (").map_or(ratio_with_counts(e), |(r, _)| r.to_owned()),
+        ratio_counts: ratio_with_counts(e).split_once(" (").map_or(String::new(), |(_, counts)| format!("({counts}")),
         days: count(e.figures.days_since_last_call),
         price: usd(e.min_price_usd),
         networks: e.networks.join(", "),
@@ -352,17 +355,44 @@ pub fn markdown(md: &str) -> String {
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES));
     // Tables scroll sideways on a phone, in a region the keyboard can reach (as the
-    // templates' tables do); numbered, since landmarks want distinct names.
+    // templates' tables do), named by the heading they come under.
     let mut wrapped = String::with_capacity(out.len());
+    let mut heading = String::from("Table");
+    let mut named: Vec<String> = Vec::new();
     for (k, piece) in out.split("<table>").enumerate() {
         if k > 0 {
+            // Landmarks want distinct names: a second table under one heading is "(2)".
+            let same = named.iter().filter(|h| **h == heading).count();
+            let name = if same == 0 { heading.clone() } else { format!("{heading} ({})", same + 1) };
+            named.push(heading.clone());
             wrapped.push_str(&format!(
-                "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Table {k}\"><table>"
+                "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Table: {name}\"><table>"
             ));
         }
         wrapped.push_str(piece);
+        if let Some(h) = last_heading_text(piece) {
+            heading = h;
+        }
     }
     wrapped.replace("</table>", "</table></div>")
+}
+
+/// The text of the last heading in a piece of rendered HTML (already escaped).
+fn last_heading_text(html: &str) -> Option<String> {
+    let start = ["<h2", "<h3", "<h4"].iter().filter_map(|tag| html.rfind(tag)).max()?;
+    let open_end = start + html[start..].find('>')? + 1;
+    let close = open_end + html[open_end..].find("</h")?;
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html[open_end..close].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    Some(text.replace('"', "&quot;"))
 }
 
 pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
@@ -619,5 +649,21 @@ pub fn evaluation_page<'a>(c: &'a Chrome, e: &Evaluation, nprobe: usize, lists: 
         rules: format!("{}golden/RULES.md", explore_path()),
         golden: format!("{}golden/golden.json", explore_path()),
         json: "../../api/explore/evaluation.json".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_tables_scroll_in_regions_named_by_their_heading() {
+        let md = "## The `max_price` filter\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n| c |\n|---|\n| 3 |\n\n### Next\n\n| d |\n|---|\n| 4 |\n";
+        let html = markdown(md);
+        let labels: Vec<&str> =
+            html.split("aria-label=\"").skip(1).map(|rest| &rest[..rest.find('"').unwrap()]).collect();
+        assert_eq!(labels, ["Table: The max_price filter", "Table: The max_price filter (2)", "Table: Next"]);
+        assert_eq!(html.matches("<div class=\"table-wrap\" tabindex=\"0\" role=\"region\"").count(), 3);
+        assert_eq!(html.matches("</table></div>").count(), 3);
     }
 }

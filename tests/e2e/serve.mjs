@@ -13,6 +13,7 @@ const TYPES = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".json": "application/json",
+  ".svg": "image/svg+xml",
 };
 
 /** The CSP string of netlify.toml's `for = "/*"` block. */

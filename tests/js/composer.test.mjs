@@ -762,6 +762,23 @@ describe("render", () => {
     assert.match(rows[0].textContent, /1\.500 \(20 calls \/ 10 payers\)/);
   });
 
+  test("every figure cell is named by its column, for the one-block-per-row phone layout", async () => {
+    const { container } = await rendered("weather", { limit: "2" });
+    const [table] = [...walk(container)].filter((n) => n.tag === "table");
+    const headers = [...walk(table)].filter((n) => n.tag === "th").map((th) => th.textContent);
+    for (const row of [...walk(table)].filter((n) => n.tag === "tr" && n.getAttribute("data-rank"))) {
+      const cells = row.children;
+      assert.equal(cells.length, headers.length);
+      assert.equal(cells[0].getAttribute("class"), "num rank");
+      assert.equal(cells[1].getAttribute("data-label"), null, "the resource cell speaks for itself");
+      cells.slice(2).forEach((cell, i) => assert.equal(cell.getAttribute("data-label"), headers[i + 2]));
+      // The ratio's counts sit in a span of their own, and read as one text with it.
+      const ratio = cells[4];
+      assert.equal(byClass(ratio, "ratio-counts").length, 1);
+      assert.match(ratio.textContent, /^[0-9.—]+ \(\d+ calls \/ \d+ payers\)$/);
+    }
+  });
+
   test("a ratio is shown beside its counts, or a dash", async () => {
     const { container } = await rendered("api", {});
     const text = container.textContent;
