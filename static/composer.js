@@ -711,6 +711,17 @@ function resultRow(doc, row, rank) {
   return labelCells(tr, COLUMNS.map(([label]) => label));
 }
 
+const TABLE_ROLES = { table: "table", thead: "rowgroup", tbody: "rowgroup", tr: "row", th: "columnheader", td: "cell" };
+
+/** Names each part of a resource table by its ARIA role. On a phone the stylesheet lays
+ * the table out as blocks, and some browsers then forget it is a table unless told. */
+export function withTableRoles(node) {
+  const tag = String(node.tagName ?? node.tag ?? "").toLowerCase();
+  if (TABLE_ROLES[tag] && node.setAttribute) node.setAttribute("role", TABLE_ROLES[tag]);
+  for (const child of node.children ?? []) withTableRoles(child);
+  return node;
+}
+
 function resultsTable(doc, answer) {
   const { meta, data } = answer;
   const head = el(doc, "tr", {}, ...COLUMNS.map(([label, attrs]) => el(doc, "th", { scope: "col", ...attrs }, label)));
@@ -718,14 +729,14 @@ function resultsTable(doc, answer) {
     doc,
     "div",
     { class: "table-wrap" },
-    el(
+    withTableRoles(el(
       doc,
       "table",
       { class: "resources" },
       el(doc, "caption", {}, `Results 1 to ${meta.returned} of ${meta.total_matched}, in the method's order`),
       el(doc, "thead", {}, head),
       el(doc, "tbody", {}, ...data.map((row, i) => resultRow(doc, row, i + 1))),
-    ),
+    )),
   );
 }
 

@@ -20,6 +20,7 @@ import {
   pathOf,
   ratioCell,
   labelCells,
+  withTableRoles,
   read,
   recordsInBlocks,
   resourceCell,
@@ -289,10 +290,10 @@ function exploreView(doc, answer) {
   if (data.length === 0) return ["empty", [p("empty", "Nothing retrieved for these words."), ...summary]];
   const head = el(doc, "tr", {}, ...COLUMNS.map((label) => el(doc, "th", { scope: "col" }, label)));
   const table = el(doc, "div", { class: "table-wrap" },
-    el(doc, "table", { class: "resources explore" },
+    withTableRoles(el(doc, "table", { class: "resources explore" },
       el(doc, "caption", {}, `Explore results 1 to ${meta.returned}, with each list's rank`),
       el(doc, "thead", {}, head),
-      el(doc, "tbody", {}, ...data.map((row) => exploreRow(doc, row)))));
+      el(doc, "tbody", {}, ...data.map((row) => exploreRow(doc, row))))));
   return ["results", [...summary, table]];
 }
 

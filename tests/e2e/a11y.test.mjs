@@ -204,6 +204,14 @@ test("at 320 px nothing overflows sideways, and a results page shows the date an
       assert.ok(overflow <= 0, `${name} at ${viewport.width} px is ${overflow} px too wide`);
       await page.close();
     }
+    // Laid out as blocks on a phone, a resource table is still a table to assistive
+    // technology: its rows and column headers are in the accessibility tree.
+    const home = await context.newPage();
+    await home.goto(server.origin + `/${DATE}/`);
+    assert.equal(await home.getByRole("table").count(), 1, `at ${viewport.width} px`);
+    assert.equal(await home.getByRole("columnheader").count(), 8);
+    assert.ok((await home.getByRole("row").count()) > 10);
+    await home.close();
     // A results page opened from its address (the no-JS form's target, or a shared link).
     const page = await context.newPage();
     await page.goto(server.origin + `/${DATE}/search/?q=token+price`);

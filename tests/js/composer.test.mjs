@@ -766,10 +766,13 @@ describe("render", () => {
     const { container } = await rendered("weather", { limit: "2" });
     const [table] = [...walk(container)].filter((n) => n.tag === "table");
     const headers = [...walk(table)].filter((n) => n.tag === "th").map((th) => th.textContent);
+    assert.equal(table.getAttribute("role"), "table");
     for (const row of [...walk(table)].filter((n) => n.tag === "tr" && n.getAttribute("data-rank"))) {
       const cells = row.children;
       assert.equal(cells.length, headers.length);
       assert.equal(cells[0].getAttribute("class"), "num rank");
+      assert.equal(row.getAttribute("role"), "row");
+      assert.ok(cells.every((cell) => cell.getAttribute("role") === "cell"), "roles kept for the block layout");
       assert.equal(cells[1].getAttribute("data-label"), null, "the resource cell speaks for itself");
       cells.slice(2).forEach((cell, i) => assert.equal(cell.getAttribute("data-label"), headers[i + 2]));
       // The ratio's counts sit in a span of their own, and read as one text with it.
