@@ -231,3 +231,38 @@ test("at 320 px nothing overflows sideways, and a results page shows the date an
     await context.close();
   }
 });
+
+/** Every page of the build, as paths: each folder holding an index.html. */
+function pagePaths(dir, prefix = "") {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = `${prefix}/${entry.name}`;
+    if (existsSync(join(dir, entry.name, "index.html"))) out.push(`${path}/`);
+    out.push(...pagePaths(join(dir, entry.name), path));
+  }
+  return out;
+}
+
+test("no page of any kind is wider than a 320 px screen", async () => {
+  // Every page but the resource pages and the later pages of long lists (their shape
+  // repeats page 1's), and every 20th resource page of each snapshot: hostile and long
+  // text (URLs, network ids, contract addresses) is where a page widens.
+  const all = pagePaths(publicDir).sort();
+  const resources = all.filter((p) => p.includes("/r/"));
+  const pages = [
+    ...all.filter((p) => !p.includes("/r/") && !/\/page\/([3-9]|\d\d+)\/$/.test(p)),
+    ...resources.filter((_, i) => i % 20 === 0),
+  ];
+  assert.ok(pages.length > 150, `${pages.length} pages`);
+  const context = await browser.newContext({ viewport: WIDTHS.phone });
+  const page = await context.newPage();
+  const wide = [];
+  for (const path of ["/", ...pages]) {
+    await page.goto(server.origin + path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    if (overflow > 0) wide.push(`${path}: ${overflow} px`);
+  }
+  await context.close();
+  assert.deepEqual(wide, []);
+});
