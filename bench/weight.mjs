@@ -10,16 +10,11 @@
 // - no third-party request (every request is to the server's own origin).
 // The method page, a browse page and a search's results state are reported, not budgeted.
 // Usage: node bench/weight.mjs [--public DIR] [--json] [--all]
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer, cspFromNetlifyToml } from "../tests/e2e/serve.mjs";
-import { CHROMIUM_ARGS } from "../tests/e2e/chromium.mjs";
+import { launchChromium } from "../tests/e2e/chromium.mjs";
+import { buildSite, serveSite } from "../tests/e2e/site.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
 const KB = 1024;
 const HOME_BUDGET = 50 * KB;
 const RESOURCE_BUDGET = 20 * KB;
@@ -39,14 +34,7 @@ if (unknown.length || (flag("--public") && !option("--public"))) {
   process.exit(2);
 }
 
-let publicDir = option("--public");
-if (!publicDir) {
-  const bin = process.env.X402DIR_BIN ?? join(repo, "target", "release", "x402dir");
-  const scratch = mkdtempSync(join(tmpdir(), "x402dir-weight-"));
-  process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
-  publicDir = join(scratch, "public");
-  execFileSync(bin, ["build", "--out", publicDir], { cwd: repo, stdio: "pipe" });
-}
+const publicDir = option("--public") ?? buildSite("weight");
 
 const dates = readdirSync(publicDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
 if (!dates.length) throw new Error(`no dated snapshot folder in ${publicDir}`);
@@ -76,8 +64,8 @@ for (const date of dates) {
 want("/method/1.0.0/", "method page", null);
 want(`/${newest}/browse/`, `browse ${newest}`, null);
 
-const server = await startServer(publicDir, { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const server = await serveSite(publicDir);
+const browser = await launchChromium();
 const problems = [];
 
 const context = await browser.newContext();

@@ -8,16 +8,11 @@
 // 2025-12-31, typed and by link. Also prints, per page and width, what a reviewer checks
 // first: horizontal overflow, and whether the limits and the snapshot date are in view.
 // Usage: tools/screenshots [--public DIR] [--out DIR]   (default out: screenshots/)
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer, cspFromNetlifyToml } from "../tests/e2e/serve.mjs";
-import { CHROMIUM_ARGS } from "../tests/e2e/chromium.mjs";
+import { launchChromium } from "../tests/e2e/chromium.mjs";
+import { buildSite, repo, serveSite } from "../tests/e2e/site.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
 const SIZES = {
   phone: { width: 360, height: 780 },
   phone320: { width: 320, height: 700 },
@@ -35,14 +30,7 @@ if (argv.some((a, i) => !["--public", "--out"].includes(a) && !["--public", "--o
   process.exit(2);
 }
 const out = resolve(option("--out") ?? join(repo, "screenshots"));
-let publicDir = option("--public");
-if (!publicDir) {
-  const bin = process.env.X402DIR_BIN ?? join(repo, "target", "release", "x402dir");
-  const scratch = mkdtempSync(join(tmpdir(), "x402dir-shots-"));
-  process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
-  publicDir = join(scratch, "public");
-  execFileSync(bin, ["build", "--out", publicDir], { cwd: repo, stdio: "pipe" });
-}
+const publicDir = option("--public") ?? buildSite("shots");
 
 const dates = readdirSync(publicDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
 const newest = dates.at(-1);
@@ -52,7 +40,9 @@ const earlier = new Set(readdirSync(join(publicDir, EARLIER, "r")));
 // First by slug, so the same pages are shot from run to run.
 const withHistory = slugs.find((s) => earlier.has(s) && html(DATE, s).includes('class="desc"'));
 const withheld = slugs.find((s) => html(DATE, s).includes('class="withheld"'));
-// The charts of "Across snapshots" need counts, which only the newest snapshot's pages have.
+// The charts of "Across snapshots" need counts in two snapshots at least; the embedded
+// snapshots have none such (only the newest carries counts), so the page is shot when a
+// site with one is given (--public).
 const charted = readdirSync(join(publicDir, newest, "r")).sort().find((s) => html(newest, s).includes("<svg"));
 if (!withHistory || !withheld) throw new Error(`no resource page of ${DATE} with history and description, or none withheld`);
 
@@ -74,8 +64,8 @@ const PAGES = [
 ];
 
 mkdirSync(out, { recursive: true });
-const server = await startServer(publicDir, { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const server = await serveSite(publicDir);
+const browser = await launchChromium();
 const written = [];
 const notes = [];
 

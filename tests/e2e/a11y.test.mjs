@@ -5,18 +5,12 @@
 // can be seen, and results reachable by Tab.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer, cspFromNetlifyToml } from "./serve.mjs";
-import { CHROMIUM_ARGS } from "./chromium.mjs";
+import { join } from "node:path";
+import { launchChromium } from "./chromium.mjs";
+import { buildSite, serveSite } from "./site.mjs";
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const bin = process.env.X402DIR_BIN ?? join(repo, "target", "release", "x402dir");
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const DATE = "2025-12-31";
 // WCAG 2.2 A and AA rules (contrast among them), and axe's best practices (landmarks,
@@ -26,11 +20,9 @@ const WIDTHS = { phone: { width: 320, height: 700 }, desktop: { width: 1280, hei
 let server, browser, publicDir;
 
 before(async () => {
-  assert.ok(existsSync(bin), `build the binary first (cargo build --release): ${bin}`);
-  publicDir = join(mkdtempSync(join(tmpdir(), "x402dir-a11y-")), "public");
-  execFileSync(bin, ["build", "--out", publicDir], { cwd: repo, stdio: "pipe" });
-  server = await startServer(publicDir, { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  publicDir = buildSite("a11y");
+  server = await serveSite(publicDir);
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -5,26 +5,19 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, existsSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer, cspFromNetlifyToml } from "./serve.mjs";
-import { CHROMIUM_ARGS } from "./chromium.mjs";
-
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const bin = process.env.X402DIR_BIN ?? join(repo, "target", "release", "x402dir");
+import { join } from "node:path";
+import { launchChromium } from "./chromium.mjs";
+import { bin, buildSite, repo, serveSite } from "./site.mjs";
 const DATE = "2025-12-31";
 let server, browser, publicDir;
 
 
 before(async () => {
-  assert.ok(existsSync(bin), `build the binary first (cargo build --release): ${bin}`);
-  publicDir = join(mkdtempSync(join(tmpdir(), "x402dir-e2e-")), "public");
-  execFileSync(bin, ["build", "--out", publicDir], { cwd: repo, stdio: "pipe" });
-  server = await startServer(publicDir, { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  publicDir = buildSite("e2e");
+  server = await serveSite(publicDir);
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -130,7 +123,7 @@ test("hostile catalogue text never runs as script in the browser", async () => {
     return join(snapshots, `${d}.json`);
   });
   execFileSync(bin, ["build", "--out", join(root, "public"), ...paths.flatMap((p) => ["--snapshot", p])], { stdio: "pipe" });
-  const hostile = await startServer(join(root, "public"), { csp: cspFromNetlifyToml(join(repo, "netlify.toml")) });
+  const hostile = await serveSite(join(root, "public"));
   const page = await browser.newPage();
   const dialogs = [];
   page.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
