@@ -98,13 +98,14 @@ fn count(v: Option<u64>) -> String {
     v.map_or_else(|| "—".to_owned(), |n| n.to_string())
 }
 
-/// `1.003 (670 calls / 668 payers)`: a ratio is never shown without its two counts.
-fn ratio_with_counts(e: &Entry) -> String {
+/// `1.003` and `(670 calls / 668 payers)`: a ratio is never shown without its two
+/// counts (empty only when a count is missing).
+fn ratio_and_counts(e: &Entry) -> (String, String) {
     let f = &e.figures;
     match (f.calls_per_payer, f.calls_30d, f.unique_payers_30d) {
-        (Some(r), Some(c), Some(p)) => format!("{} ({c} calls / {p} payers)", r.fixed()),
-        (None, Some(c), Some(0)) => format!("— ({c} calls / 0 payers)"),
-        _ => "—".to_owned(),
+        (Some(r), Some(c), Some(p)) => (r.fixed(), format!("({c} calls / {p} payers)")),
+        (None, Some(c), Some(0)) => ("—".to_owned(), format!("({c} calls / 0 payers)")),
+        _ => ("—".to_owned(), String::new()),
     }
 }
 
@@ -113,6 +114,7 @@ fn usd(p: Option<Decimal>) -> String {
 }
 
 pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
+    let (calls_per_payer, ratio_counts) = ratio_and_counts(e);
     TableRow {
         rank,
         page: format!("/{}/r/{}/", index.header.date, e.slug()),
@@ -124,8 +126,8 @@ pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
         operator_listing: e.operator_listing,
         payers: count(e.figures.unique_payers_30d),
         calls: count(e.figures.calls_30d),
-        calls_per_payer: ratio_with_counts(e).split_once(" (").map_or(ratio_with_counts(e), |(r, _)| r.to_owned()),
-        ratio_counts: ratio_with_counts(e).split_once(" (").map_or(String::new(), |(_, counts)| format!("({counts}")),
+        calls_per_payer,
+        ratio_counts,
         days: count(e.figures.days_since_last_call),
         price: usd(e.min_price_usd),
         networks: e.networks.join(", "),
