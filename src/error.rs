@@ -3,15 +3,14 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::method::query::FilterError;
-
 #[derive(Debug)]
 pub enum Error {
-    /// No usable source: no snapshot, or one the reader cannot interpret (method §3.10).
+    /// No usable source: no snapshot, or one the reader cannot interpret (content/method.md#unavailable).
     /// Distinct from an empty answer, which is a success.
     SourceUnavailable { what: String, fix: String },
-    /// A filter value that cannot be used.
-    Filter(FilterError),
+    /// A filter value that cannot be used: the message says which and what is expected
+    /// (made by `method::query::FilterError`, which converts into this).
+    Filter(String),
     /// Reading or writing a file failed.
     Io { path: PathBuf, source: std::io::Error },
     /// A file is not valid JSON, or not of the expected shape.
@@ -20,6 +19,10 @@ pub enum Error {
     Content { file: String, line: usize, message: String },
     /// Refused to do something that would lose or overwrite data.
     Refused(String),
+    /// A page template failed to render (a bug in a template, never bad input).
+    Template(String),
+    /// The preview server could not listen on its port.
+    Listen(String),
     /// A catalogue walk failed or was incomplete; nothing was stored.
     Walk(String),
 }
@@ -62,6 +65,8 @@ impl Error {
             Error::Input { .. } => "INVALID_INPUT",
             Error::Content { .. } => "INVALID_CONTENT",
             Error::Refused(_) => "REFUSED",
+            Error::Template(_) => "TEMPLATE_FAILED",
+            Error::Listen(_) => "LISTEN_FAILED",
             Error::Walk(_) => "WALK_FAILED",
         }
     }
@@ -76,7 +81,8 @@ impl fmt::Display for Error {
             Error::Input { path, message } => write!(f, "{}: {message}", path.display()),
             Error::Content { file, line: 0, message } => write!(f, "{file}: {message}"),
             Error::Content { file, line, message } => write!(f, "{file}:{line}: {message}"),
-            Error::Refused(message) => write!(f, "{message}"),
+            Error::Refused(message) | Error::Listen(message) => write!(f, "{message}"),
+            Error::Template(message) => write!(f, "template failed: {message}"),
             Error::Walk(message) => write!(f, "walk failed: {message}"),
         }
     }
@@ -86,14 +92,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Io { source, .. } => Some(source),
-            Error::Filter(e) => Some(e),
             _ => None,
         }
-    }
-}
-
-impl From<FilterError> for Error {
-    fn from(e: FilterError) -> Error {
-        Error::Filter(e)
     }
 }

@@ -400,13 +400,13 @@ impl Server {
     pub fn bind(site: Site, port: u16) -> Result<Server, Error> {
         let listener =
             TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).map_err(|e| match e.kind() {
-                io::ErrorKind::AddrInUse => Error::Refused(format!(
+                io::ErrorKind::AddrInUse => Error::Listen(format!(
                     "port {port} on 127.0.0.1 is already in use: stop what holds it, or pass another --port \
                  (--port 0 picks a free one)"
                 )),
-                _ => Error::Refused(format!("cannot listen on 127.0.0.1:{port}: {e}")),
+                _ => Error::Listen(format!("cannot listen on 127.0.0.1:{port}: {e}")),
             })?;
-        let address = listener.local_addr().map_err(|e| Error::Refused(format!("no local address: {e}")))?;
+        let address = listener.local_addr().map_err(|e| Error::Listen(format!("no local address: {e}")))?;
         Ok(Server { listener, address, site: Arc::new(site) })
     }
 
