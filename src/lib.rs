@@ -10,7 +10,6 @@ pub mod catalogue;
 pub mod config;
 pub mod error;
 pub mod explore;
-pub mod integrity;
 pub mod mcp;
 pub mod method;
 pub mod serve;

@@ -1,4 +1,4 @@
-//! SPEC §4 against hostile input: the fixture catalogue of tests/fixtures/hostile/
+//! content/method.md#duplicates against hostile input: the fixture catalogue of tests/fixtures/hostile/
 //! (see its README), imported and built like any other snapshots.
 
 mod common;
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use common::{repo_root, temp_dir};
 use serde_json::Value;
 use x402dir::catalogue::import::import_file;
-use x402dir::integrity::Corrections;
+use x402dir::method::corrections::Corrections;
 use x402dir::method::index::Index;
 use x402dir::method::Method;
 use x402dir::site;

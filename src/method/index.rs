@@ -10,6 +10,7 @@ use time::Date;
 use super::assets::Decimal;
 use super::figures::{figures, Figures};
 use super::normalise::{append_fields, normalise_fields};
+use super::ownership::{self, is_owners, Claim, Ledger, Standing};
 use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
@@ -17,7 +18,6 @@ use crate::catalogue::model::Rejection;
 use crate::catalogue::model::Resource;
 use crate::catalogue::snapshot::{parse_date, read_in_batches, Header, Item, Snapshot};
 use crate::error::Error;
-use crate::integrity::{self, is_owners, Claim, Ledger, Standing};
 use crate::site::paths::{host_of, resource_slug};
 use crate::timings::phase;
 
@@ -25,7 +25,7 @@ use crate::timings::phase;
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub resource: Resource,
-    /// Normalised description, service name, URL and tags (method §3.1), in that order.
+    /// Normalised description, service name, URL and tags (content/method.md#indexed-text), in that order.
     pub haystack: String,
     /// Where the description's words end in `haystack` (see [`Entry::description_haystack`]).
     description_end: usize,
@@ -163,7 +163,7 @@ impl Index {
     }
 
     /// The index of the stored snapshot at `path`, judged with the snapshots stored
-    /// before it (SPEC §4). The file is read as a stream and each batch of items made
+    /// before it (content/method.md#duplicates). The file is read as a stream and each batch of items made
     /// into entries at once, so neither the file's text nor the parsed listings are
     /// ever held whole: at a million listings those were most of the build's peak.
     pub fn read(path: &Path, method: &Method) -> Result<Index, Error> {
@@ -181,12 +181,12 @@ impl Index {
             })
         })?;
         let ledger =
-            phase("index: ownership ledger", || integrity::ledger_for(path, &header.date, method.corrections))?;
+            phase("index: ownership ledger", || ownership::ledger_for(path, &header.date, method.corrections))?;
         Ok(phase("index: entries", || Index::from_entries(header, read, ledger)))
     }
 
     /// The index of a snapshot's items read as entries (or rejected), in snapshot
-    /// order, with ownership decided by `ledger` and this snapshot's claims (SPEC §4).
+    /// order, with ownership decided by `ledger` and this snapshot's claims (content/method.md#duplicates).
     pub fn from_entries(header: Header, read: Vec<Result<Entry, Rejection>>, ledger: Ledger) -> Index {
         let date = parse_date(&header.date).expect("snapshot dates are checked when read");
         let mut report = Report::default();

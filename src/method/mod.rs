@@ -1,25 +1,28 @@
-//! The directory method (SPEC §3): how text is normalised, how a query is read, which
+//! The directory method (content/method.md): how text is normalised, how a query is read, which
 //! resources qualify, how they are ordered and which figures are published.
 
 pub mod answer;
 pub mod assets;
+pub mod corrections;
 pub mod figures;
 pub mod index;
 pub mod normalise;
+pub mod ownership;
 pub mod query;
 pub mod rank;
 pub mod screen;
 pub mod segments;
 
 use crate::config::SiteConfig;
-use crate::integrity::Corrections;
 use assets::AssetTable;
+use corrections::Corrections;
 use screen::PatternList;
 use segments::SegmentRules;
 
-/// Covers normalising, querying, ranking and figures (§3.1–3.5). Minor at least for any
-/// change that can move a position or change a figure's meaning; major for removing a
-/// field or changing its type; patch for adding a field or a default-off filter.
+/// Covers normalising, querying, ranking and figures (content/method.md, from #indexed-text
+/// to #figures). Minor at least for any change that can move a position or change a
+/// figure's meaning; major for removing a field or changing its type; patch for adding a
+/// field or a default-off filter (content/method.md#versions).
 pub const DISCOVERY_METHOD_VERSION: &str = "1.0.0";
 
 /// The three limits of the source, stated in every answer and on every page with figures.

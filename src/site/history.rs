@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use crate::catalogue::snapshot::parse_date;
 use crate::error::Error;
-use crate::integrity::history_for;
 use crate::method::index::{Entry, Index};
+use crate::method::ownership::history_for;
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly

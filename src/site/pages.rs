@@ -3,7 +3,7 @@
 //! Templates escape every value; the only unescaped HTML is what pulldown-cmark makes
 //! of the project's own Markdown (content/method.md, content/corrections.md).
 
-use crate::integrity::Correction;
+use crate::method::corrections::Correction;
 use askama::Template;
 
 use crate::catalogue::model::Drop;
