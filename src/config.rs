@@ -1,5 +1,5 @@
 //! Site configuration (content/site.json): where the site lives and which domains its
-//! operator runs, so that self-listings can be disclosed (never boosted, method §3.8).
+//! operator runs, so that self-listings can be disclosed (never boosted, content/method.md#self-listing).
 
 use std::sync::OnceLock;
 

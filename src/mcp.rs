@@ -1,7 +1,7 @@
 //! `x402dir mcp`: a Model Context Protocol server on standard input and output, so an
 //! agent can ask the local snapshot for paid x402 resources with the tool it already
 //! knows how to call. One tool, `find_x402_resource`, answers by the method and in the
-//! envelope of every other surface (method §3.6): the same answer, byte for byte, as
+//! envelope of every other surface (content/method.md#json): the same answer, byte for byte, as
 //! `x402dir query --json`, screening applied.
 //!
 //! Messages are JSON-RPC 2.0, one per line (the stdio transport). Both eras of the
@@ -78,7 +78,7 @@ impl RpcError {
 
 impl<'a> Server<'a> {
     /// A server over `index`; an `Err` (no snapshot, or one that cannot be read) is
-    /// kept and given as the tool's answer (SOURCE_UNAVAILABLE, method §3.10), so a
+    /// kept and given as the tool's answer (SOURCE_UNAVAILABLE, content/method.md#unavailable), so a
     /// client can still discover the server and learn what would fix it.
     pub fn new(index: Result<Index, Error>, method: &'a Method<'a>) -> Server<'a> {
         Server { index, method }

@@ -6,15 +6,12 @@ use serde::Serialize;
 use super::fuse::{Ranks, PRIOR_WEIGHT, RRF_K};
 use super::vectors::VectorTable;
 use super::{Explore, EXPLORE_VERSION, LIST_DEPTH};
-use crate::method::answer::{method_ref, page_url, MethodRef, SnapshotRef};
+use crate::method::answer::{method_ref, page_url, RuleRef, SnapshotRef};
 use crate::method::assets::Decimal;
 use crate::method::figures::Thousandths;
 use crate::method::index::Index;
 use crate::method::screen::Withheld;
 use crate::method::{Method, SOURCE_LIMITS};
-
-pub const DEFAULT_LIMIT: usize = 10;
-pub const MAX_LIMIT: usize = 50;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ExploreAnswer {
@@ -24,22 +21,15 @@ pub struct ExploreAnswer {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ExploreMeta {
-    pub explore: ExploreRef,
+    pub explore: RuleRef,
     /// Explore is not the directory's answer: this names the method that is.
-    pub method: MethodRef,
+    pub method: RuleRef,
     pub not_the_method_answer: &'static str,
     pub snapshot: SnapshotRef,
     pub limits: Vec<&'static str>,
     pub query: ExploreQuery,
     pub lists: Lists,
     pub returned: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ExploreRef {
-    pub name: &'static str,
-    pub version: &'static str,
-    pub url: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -88,8 +78,8 @@ pub struct ExploreRow {
     pub page: String,
 }
 
-pub fn explore_ref(method: &Method) -> ExploreRef {
-    ExploreRef {
+pub fn explore_ref(method: &Method) -> RuleRef {
+    RuleRef {
         name: "x402dir explore",
         version: EXPLORE_VERSION,
         url: format!("{}/explore/{}/", method.site.base_url, EXPLORE_VERSION),

@@ -1,4 +1,4 @@
-//! BM25 over the explore documents (explore §2).
+//! BM25 over the explore documents (content/explore.md#words).
 //!
 //! Each posting carries its term's whole contribution to the document's BM25 value,
 //! rounded to thousandths. A query's value for a document is then a plain sum of whole

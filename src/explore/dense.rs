@@ -1,5 +1,5 @@
 //! Dense retrieval: documents and queries embedded with the word table, searched
-//! through a small inverted-file index (explore §3).
+//! through a small inverted-file index (content/explore.md#dense).
 //!
 //! Everything the browser computes is whole-number arithmetic plus one multiplication
 //! by a published `f64`, so Rust and JavaScript order results identically:

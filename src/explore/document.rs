@@ -1,4 +1,4 @@
-//! The synthesised per-resource document that explore retrieves over (explore §1).
+//! The synthesised per-resource document that explore retrieves over (content/explore.md#document).
 //!
 //! One bag of words per entry, in field order: the published description (a withheld
 //! one contributes nothing, as in the method), service name, tags, the URL's host and

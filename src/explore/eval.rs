@@ -1,4 +1,4 @@
-//! The golden query set and the measures that judge every ranking by it (explore §5).
+//! The golden query set and the measures that judge every ranking by it (content/explore.md#evaluation).
 //!
 //! `content/explore/golden/golden.json` pairs queries with the resources people
 //! labelled relevant (grade 2 answers the need, 1 partly; RULES.md says how). The

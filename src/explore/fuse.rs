@@ -1,5 +1,5 @@
 //! Reciprocal rank fusion of the BM25 and dense lists, then a cheap re-rank on price,
-//! recency and payers (explore §4).
+//! recency and payers (content/explore.md#fusion).
 //!
 //! Only ranks are combined, never the retrievers' own values, and every rank is
 //! published with the result. The arithmetic is IEEE-754 double addition and division

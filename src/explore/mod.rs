@@ -1,4 +1,4 @@
-//! Explore: retrieval for needs phrased in other words than the listings use (SPEC §5).
+//! Explore: retrieval for needs phrased in other words than the listings use (content/explore.md).
 //!
 //! Explore is not the directory's answer. The method's strict rule is; explore sits
 //! beside it, separately versioned, and its results never appear inside a method

@@ -1,4 +1,4 @@
-//! The static per-word vector table distilled from all-MiniLM-L6-v2 (explore §3).
+//! The static per-word vector table distilled from all-MiniLM-L6-v2 (content/explore.md#dense).
 //!
 //! `tools/vectors/regenerate.sh` embeds every word of the corpus and of the model's
 //! own vocabulary, one word at a time, reduces the 384 dimensions to [`DIMS`] by PCA and

@@ -1,4 +1,4 @@
-//! How explore reads a need: the method's words, less stopwords (explore §2).
+//! How explore reads a need: the method's words, less stopwords (content/explore.md#words).
 
 use std::sync::OnceLock;
 

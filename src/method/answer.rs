@@ -1,4 +1,4 @@
-//! The answer envelope (method §3.6): the one shape every surface returns.
+//! The answer envelope (content/method.md#json): the one shape every surface returns.
 
 use std::cmp::Ordering;
 
@@ -20,7 +20,7 @@ pub struct Answer {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Meta {
-    pub method: MethodRef,
+    pub method: RuleRef,
     pub segments: VersionRef,
     pub screening: VersionRef,
     pub assets: VersionRef,
@@ -32,8 +32,9 @@ pub struct Meta {
     pub returned: usize,
 }
 
+/// A published, versioned rule set (the method, or explore) and the page that states it.
 #[derive(Debug, Clone, Serialize)]
-pub struct MethodRef {
+pub struct RuleRef {
     pub name: &'static str,
     pub version: &'static str,
     pub url: String,
@@ -194,8 +195,8 @@ fn envelope(
     }
 }
 
-pub fn method_ref(method: &Method) -> MethodRef {
-    MethodRef {
+pub fn method_ref(method: &Method) -> RuleRef {
+    RuleRef {
         name: "x402dir directory method",
         version: DISCOVERY_METHOD_VERSION,
         url: format!("{}/method/{}/", method.site.base_url, DISCOVERY_METHOD_VERSION),

@@ -1,5 +1,5 @@
 //! The versioned asset table (content/method/assets.txt): network aliases and the
-//! USD stablecoins whose atomic amounts read as a USD price (method §3.3).
+//! USD stablecoins whose atomic amounts read as a USD price (content/method.md#filters).
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -1,4 +1,4 @@
-//! The published figures (method §3.5). Each is a count or arithmetic on counts.
+//! The published figures (content/method.md#figures). Each is a count or arithmetic on counts.
 
 use std::str::FromStr;
 

@@ -1,6 +1,6 @@
 //! Text normalisation shared by the index, the query parser and the segment rules.
 //!
-//! The rule (method §3.1), applied one character at a time so that the JavaScript
+//! The rule (content/method.md#indexed-text), applied one character at a time so that the JavaScript
 //! composer can mirror it exactly:
 //! 1. each character is replaced by its lower-case mapping (`char::to_lowercase`: the
 //!    full per-character mapping, with no context rules, so `Σ` always becomes `σ` and

@@ -1,4 +1,4 @@
-//! Query parsing (method §3.2) and filters (§3.3).
+//! Query parsing (content/method.md#query) and filters (content/method.md#filters).
 
 use std::fmt;
 
@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::assets::{self, Decimal};
 use super::normalise::for_each_word;
+use crate::error::Error;
 
 /// Tokens shorter than this (in Unicode scalar values) are dropped.
 pub const MIN_TOKEN_CHARS: usize = 2;
@@ -54,7 +55,7 @@ pub fn tokenise_except(query: &str, skip: impl Fn(&str) -> bool) -> (Tokens, Vec
     (out, skipped)
 }
 
-/// The conjunctive filters of §3.3, validated.
+/// The conjunctive filters of content/method.md#filters, validated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Filters {
     /// USD per call, inclusive, as the exact decimal the user gave.
@@ -101,6 +102,12 @@ impl fmt::Display for FilterError {
 }
 
 impl std::error::Error for FilterError {}
+
+impl From<FilterError> for Error {
+    fn from(e: FilterError) -> Error {
+        Error::Filter(e.to_string())
+    }
+}
 
 impl Filters {
     /// Builds filters from user-supplied text, rejecting anything out of range or malformed.

@@ -1,4 +1,4 @@
-//! Ranking (method §3.4): the one order every surface uses.
+//! Ranking (content/method.md#ranking): the one order every surface uses.
 //!
 //! 1. `match_score`, descending: query tokens found as whole words in the description;
 //! 2. `unique_payers_30d`, descending: many paying addresses are harder to manufacture

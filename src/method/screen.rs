@@ -1,4 +1,4 @@
-//! Screening of foreign text (method §3.9).
+//! Screening of foreign text (content/method.md#screening).
 //!
 //! Descriptions are the providers' own words and end up in front of language models.
 //! Each one is checked against a versioned pattern list (content/screen/patterns.txt)

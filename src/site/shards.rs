@@ -194,7 +194,7 @@ pub fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
 #[derive(Serialize)]
 struct Manifest<'a> {
     api_version: u32,
-    method: crate::method::answer::MethodRef,
+    method: crate::method::answer::RuleRef,
     segments: VersionRef,
     screening: VersionRef,
     assets: VersionRef,
