@@ -11,10 +11,13 @@
 //! date and vocabulary give the same bytes.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::snapshot::{Header, Source, FORMAT_NAME, FORMAT_VERSION};
+use super::model::Resource;
+use super::snapshot::{self, Header, Source, FORMAT_NAME, FORMAT_VERSION};
+use crate::Error;
 
 /// Listings in the published shape.
 const SHAPE_LISTINGS: f64 = 15_000.0;
@@ -106,6 +109,29 @@ impl Vocabulary {
         v
     }
 
+    /// Learns from the listings stored in `snapshots_dir`, each with the description
+    /// that may be published (`None` when withheld, so screened text never reappears).
+    /// Refuses when they hold too little text to draw from.
+    pub fn of_stored<'a, L>(listings: L, snapshots_dir: &Path) -> Result<Vocabulary, Error>
+    where
+        L: Iterator<Item = (&'a Resource, Option<&'a str>)> + Clone,
+    {
+        let resources = || listings.clone().map(|(resource, _)| resource);
+        let vocabulary = Vocabulary::learn(
+            listings.clone().filter_map(|(_, description)| description),
+            resources().map(|r| r.url.as_str()),
+            resources().flat_map(|r| r.schema_fields.iter().map(String::as_str)),
+            resources().flat_map(|r| r.accepts.iter().filter_map(|a| a.amount)),
+        );
+        if vocabulary.is_empty() {
+            // No snapshot at all says so, with its fix; else the snapshots are too thin.
+            return Err(snapshot::latest(snapshots_dir).err().unwrap_or_else(|| {
+                Error::Refused(format!("no usable text in the snapshots of {}", snapshots_dir.display()))
+            }));
+        }
+        Ok(vocabulary)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.starts.is_empty() || self.hosts.is_empty()
     }
@@ -122,6 +148,49 @@ impl Vocabulary {
             out.push(word.clone());
         }
         out.join(" ")
+    }
+}
+
+/// One synthetic snapshot to write, checked before any real snapshot is read.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    items: usize,
+    seed: u64,
+    date: String,
+    day: time::Date,
+    dir: PathBuf,
+    overwrite: bool,
+}
+
+impl Plan {
+    /// Refuses a `dir` that is the real snapshots' folder (a synthetic snapshot there
+    /// would be built and published as observed) and a `date` that is not YYYY-MM-DD.
+    pub fn new(
+        items: usize,
+        seed: u64,
+        date: String,
+        dir: PathBuf,
+        overwrite: bool,
+        real_snapshots_dir: &Path,
+    ) -> Result<Plan, Error> {
+        let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b);
+        if same(&dir, real_snapshots_dir) {
+            return Err(Error::Refused(format!(
+                "refusing to write a synthetic snapshot among the real ones in {}: pass another --dir",
+                dir.display()
+            )));
+        }
+        let day = snapshot::parse_date(&date).map_err(Error::Refused)?;
+        Ok(Plan { items, seed, date, day, dir, overwrite })
+    }
+
+    /// Generates the listings one at a time and streams them into `<dir>/<date>.json`.
+    pub fn write(&self, vocabulary: &Vocabulary) -> Result<PathBuf, Error> {
+        let mut rng = SplitMix::new(self.seed);
+        let counters = counters(self.items, &mut rng);
+        let header = header(&self.date, self.items, self.seed);
+        let made = (0..self.items).map(|i| Ok(item(i, &counters[i], vocabulary, self.day, &mut rng)));
+        snapshot::write_streaming(&self.dir, &header, self.overwrite, made)
     }
 }
 

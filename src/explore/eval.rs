@@ -6,6 +6,7 @@
 //! baseline holds the figures a change must not fall below.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +86,19 @@ impl GoldenSet {
             }
         }
         Ok(set)
+    }
+
+    /// The snapshot the set was labelled on, in `snapshots_dir`: its figures mean nothing
+    /// on another snapshot, so there is no falling back to the newest.
+    pub fn snapshot_in(&self, snapshots_dir: &Path) -> Result<PathBuf, Error> {
+        let path = snapshots_dir.join(format!("{}.json", self.snapshot));
+        if !path.exists() {
+            return Err(Error::SourceUnavailable {
+                what: format!("the golden set's snapshot {} is not in {}", self.snapshot, snapshots_dir.display()),
+                fix: "run from the repository root, or pass --snapshots-dir with that snapshot".into(),
+            });
+        }
+        Ok(path)
     }
 }
 
@@ -272,6 +286,33 @@ impl Baseline {
             explore_version: evaluation.explore_version.to_owned(),
             table: evaluation.table.clone(),
         }
+    }
+
+    /// A baseline file, such as the committed [`BASELINE_PATH`].
+    pub fn read(path: &Path) -> Result<Baseline, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        serde_json::from_str(&text).map_err(|e| Error::input(path, e.to_string()))
+    }
+
+    /// Writes the baseline as pretty JSON with a final newline, as committed.
+    pub fn write(&self, path: &Path) -> Result<(), Error> {
+        let text = serde_json::to_string_pretty(self).expect("serialises") + "\n";
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    }
+
+    /// Refuses, naming every figure, when any fell below this baseline (read from
+    /// `path`, which the message names).
+    pub fn check(&self, evaluation: &Evaluation, path: &Path) -> Result<(), Error> {
+        let regressions = self.regressions(evaluation);
+        if regressions.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Refused(format!(
+            "{} figure(s) fell below the baseline in {}:\n  {}",
+            regressions.len(),
+            path.display(),
+            regressions.join("\n  ")
+        )))
     }
 
     /// Every figure that fell below the baseline, in words; empty when none did.

@@ -15,6 +15,7 @@ pub mod document;
 pub mod eval;
 pub mod fuse;
 pub mod vectors;
+pub mod vocabulary;
 pub mod words;
 
 use crate::method::assets::Decimal;

@@ -1,0 +1,78 @@
+//! The subcommands, a file each: its clap arguments and a `run` that reads them, asks
+//! the library and prints. What a command computes belongs to the library; what is
+//! here is how the command line reads and says it.
+
+pub mod build;
+pub mod eval;
+pub mod explore;
+pub mod fetch;
+pub mod import;
+pub mod mcp;
+pub mod query;
+pub mod serve;
+pub mod synth;
+pub mod terminal;
+pub mod vocabulary;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use x402dir::catalogue::snapshot;
+use x402dir::method::index::Index;
+use x402dir::method::Method;
+use x402dir::{site, Error};
+
+/// Reports a command's failure and turns it into the exit status. `json`: the command
+/// was asked for JSON, so the error is printed on standard output in JSON as well.
+pub fn finish(result: Result<(), Error>, json: bool) -> ExitCode {
+    let Err(e) = result else { return ExitCode::SUCCESS };
+    if json {
+        // The same error shape as the browser composer's.
+        let mut error = serde_json::json!({"code": e.code(), "message": e.message()});
+        if let Some(fix) = e.fix() {
+            error["fix"] = fix.into();
+        }
+        let body = serde_json::json!({ "error": error });
+        println!("{body}");
+    }
+    eprintln!("error: {e}");
+    ExitCode::from(exit_code(&e))
+}
+
+/// Exit status: 1 for errors, 2 for usage (clap's), 3 when no source is available.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::SourceUnavailable { .. } => 3,
+        Error::Filter(_) => 2,
+        _ => 1,
+    }
+}
+
+/// The index of a snapshot (default: the newest), judged with the stored snapshots up to
+/// it as ownership history.
+pub fn load_index(path: Option<PathBuf>, snapshots_dir: &Path) -> Result<(Index, Method<'static>), Error> {
+    let path = match path {
+        Some(p) if !p.exists() => {
+            return Err(Error::SourceUnavailable {
+                what: format!("snapshot {} does not exist", p.display()),
+                fix: "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots".into(),
+            })
+        }
+        Some(p) => p,
+        None => snapshot::latest(snapshots_dir)?,
+    };
+    let method = Method::embedded();
+    Ok((Index::read(&path, &method)?, method))
+}
+
+/// The index of every snapshot stored in `snapshots_dir`, oldest first.
+pub fn stored_indexes(snapshots_dir: &Path) -> Result<Vec<Index>, Error> {
+    let method = Method::embedded();
+    site::indexes_with_history(&snapshot::list(snapshots_dir)?, &method)
+}
+
+/// Today's date, UTC, YYYY-MM-DD.
+pub fn today() -> String {
+    let today = time::OffsetDateTime::now_utc().date();
+    format!("{:04}-{:02}-{:02}", today.year(), today.month() as u8, today.day())
+}

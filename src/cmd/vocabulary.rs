@@ -1,0 +1,21 @@
+//! `x402dir vocabulary` (hidden): the corpus words for tools/vectors/regenerate.sh.
+
+use std::path::PathBuf;
+
+use x402dir::catalogue::snapshot;
+use x402dir::explore::vocabulary::corpus_words;
+use x402dir::Error;
+
+use super::stored_indexes;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Folder holding dated snapshots.
+    #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+    snapshots_dir: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<(), Error> {
+    print!("{}", corpus_words(&stored_indexes(&args.snapshots_dir)?));
+    Ok(())
+}
