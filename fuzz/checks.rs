@@ -1,5 +1,5 @@
 //! The checks run on each fuzz input, shared by the cargo-fuzz targets
-//! (fuzz/fuzz_targets/*.rs) and the corpus replay test (tests/fuzz_corpus.rs), so the
+//! (fuzz/fuzz_targets/*.rs) and the corpus replay test (tests/it/fuzz_corpus.rs), so the
 //! logic exists once. Each check must never panic on any bytes; a panic (including a
 //! failed `assert!`) is a finding.
 //!
@@ -31,7 +31,7 @@ const MAX_INDEXED_ITEMS: usize = 2_000;
 /// whole text, so the checks stay linear in the input's length.
 const CONTAINS_CHECKS: usize = 64;
 
-/// A snapshot holding `items` as given (same shape as tests/common `synthetic_snapshot`).
+/// A snapshot holding `items` as given (same shape as tests/it/common `synthetic_snapshot`).
 pub fn synthetic_snapshot(items: Vec<Value>) -> Snapshot {
     Snapshot {
         header: Header {

@@ -7,7 +7,7 @@ CATALOGUE_DIR defaults to /work/shared/data/catalogue (the real dumps described 
 README). Real items are copied as the exact bytes of the dump (no re-serialisation, so
 number text and key order are as the catalogue sent them). Everything else is hand-made.
 
-Inputs larger than ~32 KB are NOT committed (they would also slow every fuzz execution): tests/fuzz_corpus.rs generates them
+Inputs larger than ~32 KB are NOT committed (they would also slow every fuzz execution): tests/it/fuzz_corpus.rs generates them
 (1 MB description, 1 MB query text, 100k-deep nesting, ...).
 
 Run it only to rebuild the seeds; files added later by `cargo fuzz` merges are kept

@@ -7,7 +7,7 @@
 # fuzz/artifacts/<target>/). When the run cannot start at all — no nightly toolchain,
 # cargo-fuzz missing and not installable, the fuzz build failing, the fuzzer not
 # starting — it prints "fuzz run skipped: <reason>" and exits 0: the committed corpora
-# are still replayed by `cargo test` (tests/fuzz_corpus.rs).
+# are still replayed by `cargo test` (tests/it/fuzz_corpus.rs).
 #
 # New inputs the fuzzer finds go to fuzz/target/corpus-new/<target>/ (ignored by git),
 # not into the committed corpus; merge them by hand if worth keeping (fuzz/README.md).

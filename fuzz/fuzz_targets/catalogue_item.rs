@@ -1,5 +1,5 @@
 //! Fuzz target `catalogue_item`: bytes → JSON → Resource::from_value (+ one-item index and answer), and import_bytes on the raw bytes.
-//! The checks live in fuzz/checks.rs, shared with the corpus replay in tests/fuzz_corpus.rs.
+//! The checks live in fuzz/checks.rs, shared with the corpus replay in tests/it/fuzz_corpus.rs.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,5 +1,5 @@
 //! Fuzz target `normalise`: bytes → text (lossy) → normalise / words / contains_word / normalise_fields invariants.
-//! The checks live in fuzz/checks.rs, shared with the corpus replay in tests/fuzz_corpus.rs.
+//! The checks live in fuzz/checks.rs, shared with the corpus replay in tests/it/fuzz_corpus.rs.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

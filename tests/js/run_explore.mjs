@@ -1,5 +1,5 @@
 // Runs the explore composer (static/explore.js, under Node) over a built API folder,
-// for the Rust differential test (tests/explore_differential.rs).
+// for the Rust differential test (tests/it/explore_differential.rs).
 //
 //   node tests/js/run_explore.mjs <api_dir> <queries.json>
 //

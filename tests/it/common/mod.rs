@@ -1,7 +1,11 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
+
+pub mod catalogue_server;
+pub mod html;
+pub mod verdicts;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 use x402dir::catalogue::snapshot::{Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
@@ -37,9 +41,13 @@ pub fn synthetic_snapshot(date: &str, items: Vec<Value>) -> Snapshot {
     }
 }
 
-/// A fresh empty folder under the system temp dir.
+/// A fresh empty folder under the system temp dir, never handed out twice: every suite
+/// runs in this one process, so the process id alone would not keep two suites' folders
+/// of the same name apart.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("x402dir-it-{name}-{}", std::process::id()));
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("x402dir-it-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

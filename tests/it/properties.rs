@@ -1,9 +1,7 @@
 //! Property tests: invariants of normalisation, tokenising and ordering that must hold
 //! for every input, not only the ones we thought of.
 
-mod common;
-
-use common::{item, synthetic_snapshot};
+use crate::common::{item, synthetic_snapshot};
 use proptest::prelude::*;
 use x402dir::method::answer::{answer, match_score};
 use x402dir::method::index::Index;

@@ -1,16 +1,12 @@
 //! `x402dir fetch` against a discovery API on loopback serving the real December dump
 //! page by page, with injected faults. No test touches the internet.
 
-#[path = "common/catalogue_server.rs"]
-mod catalogue_server;
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use catalogue_server::{Action, CatalogueServer};
-use common::{repo_root, temp_dir};
+use crate::common::catalogue_server::{Action, CatalogueServer};
+use crate::common::{repo_root, temp_dir};
 use serde_json::{json, Value};
 use x402dir::catalogue::fetch::{fetch, FetchRequest, Progress, WalkConfig};
 use x402dir::catalogue::snapshot::Snapshot;

@@ -2,8 +2,6 @@
 //! plain TCP. Expected headers come from netlify.toml's text, expected bodies and lengths
 //! from the files the build wrote.
 
-mod common;
-
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -13,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::{repo_root, temp_dir, REAL_DATES};
+use crate::common::{self, repo_root, temp_dir, REAL_DATES};
 use x402dir::method::Method;
 use x402dir::site;
 

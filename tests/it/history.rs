@@ -2,12 +2,10 @@
 //! of new resources, built from synthetic snapshots whose counters are chosen by hand
 //! (the real crawler dumps carry none).
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{item, synthetic_snapshot, temp_dir};
+use crate::common::{self, item, synthetic_snapshot, temp_dir};
 use serde_json::Value;
 use x402dir::method::index::Index;
 use x402dir::method::Method;

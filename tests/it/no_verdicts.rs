@@ -1,10 +1,6 @@
 //! SPEC §3.7 over every answer the method gives on the real snapshots.
 
-mod common;
-#[path = "common/verdicts.rs"]
-mod verdicts;
-
-use common::{real_snapshot, REAL_DATES};
+use crate::common::{real_snapshot, verdicts, REAL_DATES};
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;

@@ -2,12 +2,10 @@
 //! from the method's answer, the golden set is well formed, and the evaluation's
 //! baseline check catches a regression.
 
-mod common;
-
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
 
-use common::{repo_root, temp_dir};
+use crate::common::{repo_root, temp_dir};
 use serde_json::Value;
 use x402dir::explore::answer::explore;
 use x402dir::explore::eval::{self, Baseline, GoldenSet};

@@ -3,11 +3,9 @@
 //! code: counts by a Python reading of the raw dumps, screening and segment labels
 //! by hand (tests/fixtures/*/README.md says how).
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{read_lines, real_snapshot, repo_root, REAL_DATES};
+use crate::common::{read_lines, real_snapshot, repo_root, REAL_DATES};
 use x402dir::method::answer::{answer, row};
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;

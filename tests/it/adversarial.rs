@@ -1,16 +1,10 @@
 //! content/method.md#duplicates against hostile input: the fixture catalogue of tests/fixtures/hostile/
 //! (see its README), imported and built like any other snapshots.
 
-mod common;
-#[path = "common/html.rs"]
-mod html;
-#[path = "common/verdicts.rs"]
-mod verdicts;
-
 use std::fs;
 use std::path::PathBuf;
 
-use common::{repo_root, temp_dir};
+use crate::common::{self, html, repo_root, temp_dir, verdicts};
 use serde_json::Value;
 use x402dir::catalogue::import::import_file;
 use x402dir::method::corrections::Corrections;

@@ -1,10 +1,8 @@
 //! The `x402dir` binary: exit codes, errors and output, run as a user would.
 
-mod common;
-
 use std::process::{Command, Output};
 
-use common::{repo_root, temp_dir};
+use crate::common::{repo_root, temp_dir};
 use serde_json::Value;
 
 fn x402dir(args: &[&str]) -> Output {

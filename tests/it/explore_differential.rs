@@ -4,13 +4,11 @@
 //! snapshot and over a snapshot with synthetic counters (the real December dumps have
 //! none), so that the payers and recency nudges are exercised too.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::{repo_root, temp_dir, Rng, REAL_DATES};
+use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::catalogue::snapshot::Snapshot;
 use x402dir::explore::answer::explore;

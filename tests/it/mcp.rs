@@ -2,12 +2,10 @@
 //! requests to its standard input one per line, read its responses, in both eras of
 //! the protocol (the 2025-11-25 handshake and the stateless 2026-07-28 revision).
 
-mod common;
-
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use common::{repo_root, temp_dir};
+use crate::common::{repo_root, temp_dir};
 use serde_json::{json, Value};
 
 const SNAPSHOT: &str = "content/snapshots/2025-12-31.json";

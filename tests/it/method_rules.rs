@@ -1,9 +1,7 @@
 //! The method's rules over small synthetic snapshots (synthetic counters: the real
 //! Dec 2025 dumps carry none).
 
-mod common;
-
-use common::{item, synthetic_snapshot};
+use crate::common::{item, synthetic_snapshot};
 use serde_json::{json, Value};
 use x402dir::config::SiteConfig;
 use x402dir::method::answer::answer;

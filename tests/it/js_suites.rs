@@ -3,11 +3,9 @@
 //! (headless Chromium via playwright-core, accessibility by axe-core; .ci/run installs
 //! all three).
 
-mod common;
-
 use std::process::Command;
 
-use common::repo_root;
+use crate::common::repo_root;
 
 fn node_test(dir: &str) -> String {
     let out = Command::new("node")

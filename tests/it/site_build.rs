@@ -1,17 +1,11 @@
 //! The built site, checked as files on disk (the way mdBook and Zola test theirs).
 
-mod common;
-#[path = "common/html.rs"]
-mod html;
-#[path = "common/verdicts.rs"]
-mod verdicts;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{real_snapshot, repo_root, temp_dir, REAL_DATES};
+use crate::common::{self, html, real_snapshot, repo_root, temp_dir, verdicts, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::catalogue::import::import_file;
 use x402dir::explore::answer::explore;

@@ -3,13 +3,11 @@
 //! generated queries over every embedded snapshot: random token mixes, case and
 //! Unicode variants, noise, over-long queries, and valid and invalid filters.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::{repo_root, temp_dir, Rng, REAL_DATES};
+use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;

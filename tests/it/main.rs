@@ -1,0 +1,27 @@
+//! The integration tests, as one test binary (`it`), the way ripgrep and Zola keep theirs:
+//! each suite is a module here, so `cargo test` links the crate into one test executable
+//! instead of one per suite. Run one suite with `cargo test --release --test it <suite>::`
+//! (for example `cargo test --release --test it serve::`).
+//!
+//! All suites share one process and run on parallel threads: a test passes folders and
+//! paths explicitly (never the current directory or the environment), takes its scratch
+//! folders from `common::temp_dir` (unique per call) and its ports from the kernel.
+
+mod common;
+
+mod adversarial;
+mod cli;
+mod composer_differential;
+mod explore;
+mod explore_differential;
+mod fetch;
+mod fuzz_corpus;
+mod history;
+mod js_suites;
+mod mcp;
+mod method_rules;
+mod no_verdicts;
+mod properties;
+mod real_data;
+mod serve;
+mod site_build;
