@@ -194,7 +194,7 @@ fn check_resource(r: &Resource) {
 
 // ------------------------------------------------------------------ normalise
 
-/// bytes → text (lossy) → the invariants of method §3.1. Text is also split at NUL
+/// bytes → text (lossy) → the invariants of content/method.md#indexed-text. Text is also split at NUL
 /// bytes into fields for `normalise_fields`.
 pub fn check_normalise(data: &[u8]) {
     let text = String::from_utf8_lossy(data);

@@ -1,4 +1,4 @@
-//! Explore (SPEC §5) over the real snapshots: paraphrases work, explore stays apart
+//! Explore (content/explore.md) over the real snapshots: paraphrases work, explore stays apart
 //! from the method's answer, the golden set is well formed, and the evaluation's
 //! baseline check catches a regression.
 

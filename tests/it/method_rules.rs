@@ -146,7 +146,7 @@ fn network_filter_matches_whole_ids_and_legacy_aliases() {
     assert!(on("eip155:845").is_empty());
 }
 
-/// SPEC §3.8: the operator's own listing is ranked by the same rule, with no boost.
+/// content/method.md#self-listing: the operator's own listing is ranked by the same rule, with no boost.
 #[test]
 fn self_listing_gets_no_preference() {
     let items = vec![

@@ -1,4 +1,4 @@
-//! SPEC §3.7 over every answer the method gives on the real snapshots.
+//! content/method.md#never-published over every answer the method gives on the real snapshots.
 
 use crate::common::{real_snapshot, verdicts, REAL_DATES};
 use x402dir::method::answer::answer;

@@ -1,4 +1,4 @@
-//! SPEC §3.7: nothing published is a score, grade, rating, quality ranking, intent label
+//! content/method.md#never-published: nothing published is a score, grade, rating, quality ranking, intent label
 //! or verdict. This walks any JSON value and reports every key or authored value that
 //! carries one.
 
