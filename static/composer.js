@@ -620,11 +620,12 @@ function clip(text, max = 200) {
   return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
 }
 
-/** "1.003 (670 calls / 668 payers)": a ratio is never shown without its two counts. */
-export function ratioWithCounts(row) {
+/** "1.003" and "(670 calls / 668 payers)": a ratio is never shown without its two
+ * counts (empty only when a count is missing), as src/site/pages.rs ratio_and_counts. */
+export function ratioAndCounts(row) {
   const { calls_per_payer: ratio, calls_30d: calls, unique_payers_30d: payers } = row;
-  if (calls === null || payers === null) return DASH;
-  return `${ratio === null ? DASH : ratio.toFixed(3)} (${calls} calls / ${payers} payers)`;
+  if (calls === null || payers === null) return [DASH, ""];
+  return [ratio === null ? DASH : ratio.toFixed(3), `(${calls} calls / ${payers} payers)`];
 }
 
 function describe(doc, row) {
@@ -667,13 +668,12 @@ const COLUMNS = [
 ];
 
 /** The ratio, its two counts beside it in a span of their own (so a narrow screen can
- * put them on a line below); the cell's text is ratioWithCounts's. */
+ * put them on a line below), as the site's tables show it (templates/table.html). */
 export function ratioCell(doc, row, label) {
-  const text = ratioWithCounts(row);
-  const at = text.indexOf(" (");
+  const [ratio, counts] = ratioAndCounts(row);
   const attrs = { class: "num ratio", "data-label": label };
-  if (at < 0) return el(doc, "td", attrs, text);
-  return el(doc, "td", attrs, text.slice(0, at), " ", el(doc, "span", { class: "ratio-counts" }, text.slice(at + 1)));
+  if (counts === "") return el(doc, "td", attrs, ratio);
+  return el(doc, "td", attrs, ratio, " ", el(doc, "span", { class: "ratio-counts" }, counts));
 }
 
 /** Labels each cell but the rank and the resource with its column's name, which a
