@@ -4,17 +4,30 @@
 // Plain ES module, no dependencies, no build step.
 
 import { WORD, LOWER, LOWER_MULTI } from "./chars.js";
+// Every limit, version and sentence of the rule comes from the Rust code, through this
+// generated module (src/site/composer_rules.rs): none is spelled here.
+import {
+  API_VERSION,
+  DEFAULT_LIMIT,
+  FILTER_ERRORS,
+  LIMIT_MAX_DIGITS,
+  MAX_DECIMALS,
+  MAX_DIGITS,
+  MAX_LIMIT,
+  MAX_TOKENS,
+  METHOD_VERSION,
+  MIN_TOKEN_CHARS,
+  NETWORK_KEY,
+  RULE_JOINED_BY,
+  RULE_MAX_PRICE,
+  RULE_NETWORK,
+  RULE_NO_TOKENS,
+  RULE_ORDER,
+  RULE_TOKENS,
+  TOKEN_FILE_MAX_BYTES,
+} from "./rules.js";
 
-export const METHOD_VERSION = "1.0.0";
-// The layout of the API folder this composer reads (manifest.api_version).
-const API_VERSION = 3;
-
-const MIN_TOKEN_CHARS = 2;
-const MAX_TOKENS = 8;
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 50;
-const MAX_DECIMALS = 18;
-const MAX_DIGITS = 30;
+export { METHOD_VERSION };
 
 // ---------------------------------------------------------------------------------------
 // Character tables. Never the browser's own Unicode (toLowerCase, \p{…}): its version
@@ -198,19 +211,8 @@ function debugQuote(text) {
   return `"${out}"`;
 }
 
-const FILTER_MESSAGES = {
-  limit: (v) =>
-    `invalid limit ${debugQuote(v)}: expected a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`,
-  max_price: (v) =>
-    `invalid max_price ${debugQuote(v)}: expected a non-negative decimal number of USD such as 0.01 ` +
-    `(at most ${MAX_DECIMALS} decimal places, no sign, no exponent)`,
-  network: (v) =>
-    `invalid network ${debugQuote(v)}: expected a CAIP-2 chain id such as eip155:8453 or a legacy ` +
-    `network name such as base`,
-};
-
 function filterError(field, value) {
-  const error = new Error(FILTER_MESSAGES[field](value));
+  const error = new Error(fill(FILTER_ERRORS[field], "value", debugQuote(value)));
   error.code = "INVALID_FILTER";
   error.field = field;
   return error;
@@ -222,8 +224,10 @@ export function isValidNetworkId(id) {
   return /^[a-z0-9-]{3,8}:[A-Za-z0-9_-]{1,32}$/.test(id) || /^[a-z0-9][a-z0-9-]{0,63}$/.test(id);
 }
 
+const LIMIT_DIGITS = new RegExp(`^[0-9]{1,${LIMIT_MAX_DIGITS}}$`);
+
 function parseLimit(text) {
-  const n = /^[0-9]{1,3}$/.test(text) ? Number(text) : 0;
+  const n = LIMIT_DIGITS.test(text) ? Number(text) : 0;
   if (n < 1 || n > MAX_LIMIT) throw filterError("limit", text);
   return n;
 }
@@ -278,7 +282,7 @@ export function decodeIds(list) {
   return list.map((gap) => (id += gap));
 }
 
-const networkKey = (caip2) => `@network:${caip2}`;
+const networkKey = (caip2) => fill(NETWORK_KEY, "network", caip2);
 
 // ---------------------------------------------------------------------------------------
 // Reading the API: failures of the source become SOURCE_UNAVAILABLE, never an empty list.
@@ -342,7 +346,8 @@ export async function loadManifest(fetchJson) {
   return manifest;
 }
 
-export const fill = (template, name, value) => template.replace(`{${name}}`, String(value));
+/** `template` with `{name}` replaced by `value` (as a function, so a "$" in it stays itself). */
+export const fill = (template, name, value) => template.replace(`{${name}}`, () => String(value));
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 
 /**
@@ -469,13 +474,13 @@ const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).jo
 
 /**
  * The file name of a token's pack or single-token answer (docs/static-api.md): the
- * token when it is at most 64 of a-z0-9; "u-" and the hex of its UTF-8 when that is at
- * most 64 bytes; else "h-" and the hex SHA-256 of its UTF-8 (Web Crypto).
+ * token when it is at most TOKEN_FILE_MAX_BYTES of a-z0-9; "u-" and the hex of its UTF-8
+ * when that is at most as many bytes; else "h-" and the hex SHA-256 of its UTF-8 (Web Crypto).
  */
 export async function tokenFile(token) {
   const utf8 = new TextEncoder().encode(token);
-  if (utf8.length <= 64 && /^[a-z0-9]+$/.test(token)) return token;
-  if (utf8.length <= 64) return "u-" + hex(utf8);
+  if (utf8.length <= TOKEN_FILE_MAX_BYTES && /^[a-z0-9]+$/.test(token)) return token;
+  if (utf8.length <= TOKEN_FILE_MAX_BYTES) return "u-" + hex(utf8);
   return "h-" + hex(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8)));
 }
 
@@ -522,25 +527,15 @@ function toRow(record, score) {
   return row;
 }
 
-/** The rule applied, in words: Rust's rule_text, character for character. */
+/** The rule applied, in words: Rust's rule_text, from the same parts (content/method.md#ranking). */
 export function ruleText(tokens, filters) {
   const parts = [];
-  if (tokens.length === 0) {
-    parts.push("no usable query token, so every ranked resource is listed in browse order");
-  } else {
-    const quoted = tokens.map((t) => `"${t}"`).join(", ");
-    parts.push(
-      `every token (${quoted}) must occur as a whole word in the description, service name, URL or tags; ` +
-        "no stemming, synonyms or partial words",
-    );
-  }
-  if (filters.max_price !== null) parts.push(`lowest USD-stablecoin price at most ${filters.max_price} per call`);
-  if (filters.network !== null) parts.push(`accepts payment on network ${filters.network}`);
-  parts.push(
-    "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), then resource URL; " +
-      `first ${filters.limit} returned`,
-  );
-  return parts.join("; ");
+  if (tokens.length === 0) parts.push(RULE_NO_TOKENS);
+  else parts.push(fill(RULE_TOKENS, "tokens", tokens.map((t) => `"${t}"`).join(", ")));
+  if (filters.max_price !== null) parts.push(fill(RULE_MAX_PRICE, "max_price", filters.max_price));
+  if (filters.network !== null) parts.push(fill(RULE_NETWORK, "network", filters.network));
+  parts.push(fill(RULE_ORDER, "limit", filters.limit));
+  return parts.join(RULE_JOINED_BY);
 }
 
 /**
@@ -625,11 +620,12 @@ function clip(text, max = 200) {
   return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
 }
 
-/** "1.003 (670 calls / 668 payers)": a ratio is never shown without its two counts. */
-export function ratioWithCounts(row) {
+/** "1.003" and "(670 calls / 668 payers)": a ratio is never shown without its two
+ * counts (empty only when a count is missing), as src/site/pages.rs ratio_and_counts. */
+export function ratioAndCounts(row) {
   const { calls_per_payer: ratio, calls_30d: calls, unique_payers_30d: payers } = row;
-  if (calls === null || payers === null) return DASH;
-  return `${ratio === null ? DASH : ratio.toFixed(3)} (${calls} calls / ${payers} payers)`;
+  if (calls === null || payers === null) return [DASH, ""];
+  return [ratio === null ? DASH : ratio.toFixed(3), `(${calls} calls / ${payers} payers)`];
 }
 
 function describe(doc, row) {
@@ -672,13 +668,12 @@ const COLUMNS = [
 ];
 
 /** The ratio, its two counts beside it in a span of their own (so a narrow screen can
- * put them on a line below); the cell's text is ratioWithCounts's. */
+ * put them on a line below), as the site's tables show it (templates/table.html). */
 export function ratioCell(doc, row, label) {
-  const text = ratioWithCounts(row);
-  const at = text.indexOf(" (");
+  const [ratio, counts] = ratioAndCounts(row);
   const attrs = { class: "num ratio", "data-label": label };
-  if (at < 0) return el(doc, "td", attrs, text);
-  return el(doc, "td", attrs, text.slice(0, at), " ", el(doc, "span", { class: "ratio-counts" }, text.slice(at + 1)));
+  if (counts === "") return el(doc, "td", attrs, ratio);
+  return el(doc, "td", attrs, ratio, " ", el(doc, "span", { class: "ratio-counts" }, counts));
 }
 
 /** Labels each cell but the rank and the resource with its column's name, which a

@@ -26,8 +26,9 @@ import {
   resourceCell,
   tokeniseExcept,
 } from "./composer.js";
+import { EXPLORE_VERSION } from "./rules.js";
 
-export const EXPLORE_VERSION = "1.0.0";
+export { EXPLORE_VERSION };
 
 const REBUILD = "rebuild and republish this snapshot's folder (x402dir build)";
 

@@ -229,28 +229,35 @@ pub fn page_url(method: &Method, index: &Index, e: &Entry) -> String {
     format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug())
 }
 
+/// The rule's wording, one part for each thing the answer did, joined by
+/// [`RULE_JOINED_BY`]: tokens (or none), each filter given, then the order
+/// (content/method.md#query, #filters, #ranking). The composer fills in the same parts
+/// (static/rules.js is generated from these), so the two cannot word it differently.
+pub const RULE_NO_TOKENS: &str = "no usable query token, so every ranked resource is listed in browse order";
+/// `{tokens}`: each token in double quotes, joined by `", "`.
+pub const RULE_TOKENS: &str = "every token ({tokens}) must occur as a whole word in the description, service name, \
+     URL or tags; no stemming, synonyms or partial words";
+pub const RULE_MAX_PRICE: &str = "lowest USD-stablecoin price at most {max_price} per call";
+pub const RULE_NETWORK: &str = "accepts payment on network {network}";
+pub const RULE_ORDER: &str = "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), \
+     then resource URL; first {limit} returned";
+pub const RULE_JOINED_BY: &str = "; ";
+
 /// The rule applied to this query, in plain words.
 pub fn rule_text(tokens: &[String], filters: &Filters) -> String {
     let mut parts = Vec::new();
     if tokens.is_empty() {
-        parts.push("no usable query token, so every ranked resource is listed in browse order".to_owned());
+        parts.push(RULE_NO_TOKENS.to_owned());
     } else {
         let quoted: Vec<String> = tokens.iter().map(|t| format!("\"{t}\"")).collect();
-        parts.push(format!(
-            "every token ({}) must occur as a whole word in the description, service name, URL or tags; \
-             no stemming, synonyms or partial words",
-            quoted.join(", ")
-        ));
+        parts.push(RULE_TOKENS.replace("{tokens}", &quoted.join(", ")));
     }
     if let Some(max) = &filters.max_price {
-        parts.push(format!("lowest USD-stablecoin price at most {max} per call"));
+        parts.push(RULE_MAX_PRICE.replace("{max_price}", &max.to_string()));
     }
     if let Some(network) = &filters.network {
-        parts.push(format!("accepts payment on network {network}"));
+        parts.push(RULE_NETWORK.replace("{network}", network));
     }
-    parts.push(format!(
-        "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), then resource URL; first {} returned",
-        filters.limit
-    ));
-    parts.join("; ")
+    parts.push(RULE_ORDER.replace("{limit}", &filters.limit.to_string()));
+    parts.join(RULE_JOINED_BY)
 }

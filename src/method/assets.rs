@@ -11,6 +11,8 @@ use crate::error::Error;
 
 /// Most decimal places accepted in a price or kept in the table.
 pub const MAX_DECIMALS: u32 = 18;
+/// Most digits, before and after the point together, accepted in a price.
+pub const MAX_DIGITS: usize = 30;
 
 const TABLE_TEXT: &str = include_str!("../../content/method/assets.txt");
 
@@ -169,7 +171,11 @@ impl Decimal {
             return None;
         }
         let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        if !all_digits(int) || !all_digits(frac) || frac.len() > MAX_DECIMALS as usize || int.len() + frac.len() > 30 {
+        if !all_digits(int)
+            || !all_digits(frac)
+            || frac.len() > MAX_DECIMALS as usize
+            || int.len() + frac.len() > MAX_DIGITS
+        {
             return None;
         }
         let units: u128 = format!("{int}{frac}").trim_start_matches('0').parse().unwrap_or(0);

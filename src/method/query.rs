@@ -14,6 +14,8 @@ pub const MIN_TOKEN_CHARS: usize = 2;
 pub const MAX_TOKENS: usize = 8;
 pub const DEFAULT_LIMIT: usize = 10;
 pub const MAX_LIMIT: usize = 50;
+/// A limit is at most this many digits (`050` is read, `0050` is not).
+pub const LIMIT_MAX_DIGITS: usize = 3;
 
 /// The tokens of a query and what was left out of them, so the answer can say so.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -131,7 +133,7 @@ impl Filters {
 
 fn parse_limit(text: &str) -> Result<usize, FilterError> {
     let bad = || FilterError::Limit(text.to_owned());
-    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if text.is_empty() || text.len() > LIMIT_MAX_DIGITS || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
     let n: usize = text.parse().map_err(|_| bad())?;

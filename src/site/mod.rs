@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod chars;
+pub mod composer_rules;
 pub mod explore_api;
 pub mod feed;
 pub mod history;
@@ -36,6 +37,7 @@ use shards::Sink;
 const ASSETS: &[(&str, &str)] = &[
     ("composer.js", include_str!("../../static/composer.js")),
     ("chars.js", include_str!("../../static/chars.js")),
+    ("rules.js", include_str!("../../static/rules.js")),
     ("search.js", include_str!("../../static/search.js")),
     ("explore.js", include_str!("../../static/explore.js")),
     ("explore-page.js", include_str!("../../static/explore-page.js")),

@@ -141,6 +141,31 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> String {
     }
 }
 
+/// The composer's answers to `queries` over `api` (through `file`), in order.
+fn composer_answers(api: &Path, queries: &[Value], file: &Path) -> Vec<Value> {
+    fs::write(file, serde_json::to_vec(queries).unwrap()).unwrap();
+    let node = Command::new("node")
+        .arg(repo_root().join("tests/js/run_queries.mjs"))
+        .arg(api)
+        .arg(file)
+        .output()
+        .expect("node runs (Node 20 is on every machine of this project)");
+    assert!(node.status.success(), "composer failed: {}", String::from_utf8_lossy(&node.stderr));
+    let answers: Vec<Value> = serde_json::from_slice(&node.stdout).expect("composer prints a JSON array");
+    assert_eq!(answers.len(), queries.len());
+    answers
+}
+
+/// Rust's answer to one query as run_queries.mjs prints the composer's: the envelope, or
+/// the filter error with its message.
+fn rust_answer(index: &Index, method: &Method, q: &Value) -> Value {
+    let s = |k: &str| q[k].as_str();
+    match Filters::parse(s("max_price"), s("network"), s("limit")) {
+        Ok(filters) => serde_json::to_value(answer(index, method, s("text").unwrap(), &filters)).unwrap(),
+        Err(e) => json!({"error": {"code": "INVALID_FILTER", "message": e.to_string()}}),
+    }
+}
+
 /// Runs `n` generated queries through the composer over `api` and through Rust over
 /// `index`, panicking on the first difference. Returns (queries compared, token
 /// queries with results).
@@ -158,38 +183,22 @@ fn compare(api: &Path, index: &Index, method: &Method, seed: u64, n: usize, scra
         .map(|e| e.haystack.split(' ').filter(|w| w.chars().count() >= 2).map(str::to_owned).collect())
         .collect();
     let queries = generate(&mut rng, &vocabulary, &documents, n);
-    let file = scratch.join(format!("queries-{date}.json"));
-    fs::write(&file, serde_json::to_vec(&queries).unwrap()).unwrap();
-
-    let node = Command::new("node")
-        .arg(repo_root().join("tests/js/run_queries.mjs"))
-        .arg(api)
-        .arg(&file)
-        .output()
-        .expect("node runs (Node 20 is on every machine of this project)");
-    assert!(node.status.success(), "composer failed: {}", String::from_utf8_lossy(&node.stderr));
-    let answers: Vec<Value> = serde_json::from_slice(&node.stdout).expect("composer prints a JSON array");
-    assert_eq!(answers.len(), queries.len());
+    let answers = composer_answers(api, &queries, &scratch.join(format!("queries-{date}.json")));
 
     let (mut compared, mut nonempty) = (0, 0);
     for (q, js) in queries.iter().zip(&answers) {
-        let s = |k: &str| q[k].as_str();
-        let rust = match Filters::parse(s("max_price"), s("network"), s("limit")) {
-            Ok(filters) => serde_json::to_value(answer(index, method, s("text").unwrap(), &filters)).unwrap(),
-            Err(_) => json!({"error": {"code": "INVALID_FILTER"}}),
-        };
-        let js = if js.get("error").is_some() { json!({"error": {"code": js["error"]["code"]}}) } else { js.clone() };
-        if js != rust {
+        let rust = rust_answer(index, method, q);
+        if *js != rust {
             let urls = |v: &Value| -> Vec<String> {
                 v["data"].as_array().map(|d| d.iter().map(|r| r["resource"].to_string()).collect()).unwrap_or_default()
             };
             panic!(
                 "{date}: query {q}\n composer: {} matched {:?}\n rust:     {} matched {:?}\n first differing field: {}",
                 js["meta"]["total_matched"],
-                urls(&js),
+                urls(js),
                 rust["meta"]["total_matched"],
                 urls(&rust),
-                first_difference(&js, &rust, "$")
+                first_difference(js, &rust, "$")
             );
         }
         if rust["data"].as_array().is_some_and(|d| !d.is_empty())
@@ -274,4 +283,62 @@ fn composer_reports_source_unavailable_not_an_empty_list() {
     assert_eq!(run(&api)["error"]["code"], "SOURCE_UNAVAILABLE");
     fs::remove_file(&manifest).unwrap();
     assert_eq!(run(&api)["error"]["code"], "SOURCE_UNAVAILABLE");
+}
+
+/// The rule text, the limits and every filter message, worded in Rust and read by the
+/// composer from static/rules.js: the same for no token, one, several and too many,
+/// under each filter alone and together, and for each kind of bad value (one with a `$`
+/// too, which a careless string replacement would expand).
+#[test]
+fn composer_states_the_rule_and_filter_errors_as_rust_does() {
+    let scratch = temp_dir("differential-rules");
+    let out = scratch.join("public");
+    let method = Method::embedded();
+    let path = repo_root().join("content/snapshots/2026-08-20.json");
+    site::build(std::slice::from_ref(&path), &out, &method).unwrap();
+    let index = site::indexes_with_history(std::slice::from_ref(&path), &method).unwrap().remove(0);
+    let texts = ["", "a b !!!", "ens", "Token PRICE", "one two three four five six seven eight nine ten x"];
+    let nines = "9".repeat(30);
+    let too_many_digits = "9".repeat(31);
+    let too_many_decimals = format!("0.{}1", "0".repeat(18));
+    let filters: &[[Option<&str>; 3]] = &[
+        [None, None, None],
+        [Some("0.01"), None, None],
+        [Some("00.010"), None, Some("3")],
+        [None, Some("base"), None],
+        [Some(".5"), Some("eip155:8453"), Some("050")],
+        [Some(&nines), None, Some("50")],
+        [None, None, Some("0050")],
+        [None, None, Some("0")],
+        [None, None, Some("$`")],
+        [Some(&too_many_digits), None, None],
+        [Some(&too_many_decimals), None, None],
+        [Some("$'"), None, None],
+        [None, Some("$&"), None],
+        [None, Some("a\"b\\c\n"), None],
+    ];
+    let queries: Vec<Value> = texts
+        .iter()
+        .flat_map(|text| {
+            filters.iter().map(move |[max_price, network, limit]| {
+                json!({"text": text, "max_price": max_price, "network": network, "limit": limit})
+            })
+        })
+        .collect();
+    let answers = composer_answers(&out.join("2026-08-20/api"), &queries, &scratch.join("q.json"));
+    let (mut rules, mut errors) = (std::collections::BTreeSet::new(), 0);
+    for (q, js) in queries.iter().zip(&answers) {
+        let rust = rust_answer(&index, &method, q);
+        assert_eq!(*js, rust, "query {q}: first differing field {}", first_difference(js, &rust, "$"));
+        match rust["meta"]["query"]["rule"].as_str() {
+            Some(rule) => {
+                rules.insert(rule.to_owned());
+            }
+            None => errors += 1,
+        }
+    }
+    // Each set of tokens (the first two texts have none) under each of the six valid
+    // filters gave a rule of its own, and each bad value its message.
+    assert_eq!(rules.len(), (texts.len() - 1) * 6, "{rules:#?}");
+    assert_eq!(errors, texts.len() * 8);
 }

@@ -118,7 +118,7 @@ fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &P
             Ok(f) => {
                 serde_json::to_value(explore(&ex, index, &method, table, q["text"].as_str().unwrap(), f.limit)).unwrap()
             }
-            Err(_) => json!({"error": {"code": "INVALID_FILTER"}}),
+            Err(e) => json!({"error": {"code": "INVALID_FILTER", "message": e.to_string()}}),
         };
         assert_eq!(js, &rust, "{date}: query {q} differs\n composer: {js:.2000}\n rust: {rust:.2000}");
         if let Some(rows) = rust["data"].as_array().filter(|d| !d.is_empty()) {

@@ -4,7 +4,8 @@
 //   node tests/js/run_explore.mjs <api_dir> <queries.json>
 //
 // queries.json: [{"text": str, "limit": str|null}, …]. Prints one JSON array: per query
-// the explore envelope, or {"error": {"code": …}}. Exits non-zero on anything else.
+// the explore envelope, {"error": {"code": "INVALID_FILTER", "message": …}} (Rust's
+// FilterError text), or {"error": {"code": …}}. Exits non-zero on anything else.
 
 import { readFile } from "node:fs/promises";
 import { explore } from "../../static/explore.js";
@@ -24,7 +25,7 @@ async function main([apiDir, queriesFile]) {
       results.push(answer.error ? { error: { code: answer.error.code } } : answer);
     } catch (e) {
       if (e.code !== "INVALID_FILTER") throw e;
-      results.push({ error: { code: e.code } });
+      results.push({ error: { code: e.code, message: e.message } });
     }
   }
   process.stdout.write(JSON.stringify(results) + "\n");

@@ -3,7 +3,8 @@
 //   node tests/js/run_queries.mjs <api_dir> <queries.json>
 //
 // queries.json: [{"text": str, "max_price": str|null, "network": str|null, "limit": str|null}, …]
-// Prints one JSON array: per query, the answer envelope or {"error": {"code": …}}.
+// Prints one JSON array: per query, the answer envelope, {"error": {"code": "INVALID_FILTER",
+// "message": …}} (the message is Rust's FilterError text), or {"error": {"code": …}}.
 // Exits non-zero on anything else (a bug, an unreadable file), so the test fails loudly.
 
 import { readFile } from "node:fs/promises";
@@ -15,7 +16,7 @@ async function runOne(source, { text, max_price, network, limit }) {
     const answer = await query(source, text, { max_price, network, limit });
     return answer.error ? { error: { code: answer.error.code } } : answer;
   } catch (e) {
-    if (e.code === "INVALID_FILTER") return { error: { code: e.code } };
+    if (e.code === "INVALID_FILTER") return { error: { code: e.code, message: e.message } };
     throw e;
   }
 }
