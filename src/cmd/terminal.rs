@@ -59,15 +59,16 @@ pub fn render(answer: &Answer) -> String {
                 out,
                 "{:>3}  {:>7}  {:>8}  {:>11}  {:>5}  {:>5}  {:>10}  {}",
                 i + 1,
-                opt(&r.unique_payers_30d),
-                opt(&r.calls_30d),
-                r.calls_per_payer.map_or("-".to_owned(), |t| t.fixed()),
-                opt(&r.days_since_last_call),
+                opt(&r.listing.figures.unique_payers_30d),
+                opt(&r.listing.figures.calls_30d),
+                r.listing.figures.calls_per_payer.map_or("-".to_owned(), |t| t.fixed()),
+                opt(&r.listing.figures.days_since_last_call),
                 r.match_score,
-                opt(&r.min_price_usd),
-                printable(&r.resource)
+                opt(&r.listing.min_price_usd),
+                printable(r.listing.resource)
             );
-            let text = description_line(&r.description, r.description_withheld.as_ref().map(|w| w.patterns_matched));
+            let text =
+                description_line(r.listing.description, r.listing.description_withheld.map(|w| w.patterns_matched));
             let _ = writeln!(out, "{:>3}  {}", "", text);
         }
     }
@@ -82,7 +83,7 @@ fn write_limits(out: &mut String, limits: &[&str]) {
     }
 }
 
-fn description_line(description: &Option<String>, withheld: Option<usize>) -> String {
+fn description_line(description: Option<&str>, withheld: Option<usize>) -> String {
     match (description, withheld) {
         (_, Some(n)) => format!("[description withheld: matched {n} screening pattern(s)]"),
         (Some(d), None) => clip(&printable(d), 100),
@@ -133,12 +134,13 @@ pub fn render_explore(answer: &ExploreAnswer) -> String {
                 opt(&r.ranks.bm25),
                 opt(&r.ranks.dense),
                 r.ranks.fused,
-                opt(&r.unique_payers_30d),
-                opt(&r.days_since_last_call),
-                opt(&r.min_price_usd),
-                printable(&r.resource)
+                opt(&r.listing.figures.unique_payers_30d),
+                opt(&r.listing.figures.days_since_last_call),
+                opt(&r.listing.min_price_usd),
+                printable(r.listing.resource)
             );
-            let text = description_line(&r.description, r.description_withheld.as_ref().map(|w| w.patterns_matched));
+            let text =
+                description_line(r.listing.description, r.listing.description_withheld.map(|w| w.patterns_matched));
             let _ = writeln!(out, "{:>3}  {}", "", text);
         }
     }

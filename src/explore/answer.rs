@@ -1,22 +1,21 @@
 //! The explore answer: the method's envelope shape (meta, then data), with explore's
 //! own version and each result's rank in every list instead of a match_score.
 
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 
 use super::fuse::{Ranks, PRIOR_WEIGHT, RRF_K};
 use super::vectors::VectorTable;
 use super::{Explore, EXPLORE_VERSION, LIST_DEPTH};
-use crate::method::answer::{method_ref, page_url, RuleRef, SnapshotRef};
-use crate::method::assets::Decimal;
-use crate::method::figures::Thousandths;
+use crate::method::answer::{method_ref, RuleRef, SnapshotRef};
 use crate::method::index::Index;
-use crate::method::screen::Withheld;
+use crate::method::view::{Fields, Listing};
 use crate::method::{Method, SOURCE_LIMITS};
 
 #[derive(Debug, Clone, Serialize)]
-pub struct ExploreAnswer {
+pub struct ExploreAnswer<'a> {
     pub meta: ExploreMeta,
-    pub data: Vec<ExploreRow>,
+    pub data: Vec<ExploreRow<'a>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -60,22 +59,26 @@ pub struct Lists {
     pub fused: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct ExploreRow {
+/// One explore result: its position, the listing, and its rank in every list. Field
+/// names and their order are a public contract (content/explore.md#json).
+#[derive(Debug, Clone)]
+pub struct ExploreRow<'a> {
     pub position: u32,
-    pub resource: String,
-    pub service_name: Option<String>,
-    pub description: Option<String>,
-    pub description_withheld: Option<Withheld>,
-    pub min_price_usd: Option<Decimal>,
-    pub networks: Vec<String>,
-    pub unique_payers_30d: Option<u64>,
-    pub calls_30d: Option<u64>,
-    pub calls_per_payer: Option<Thousandths>,
-    pub days_since_last_call: Option<u64>,
+    pub listing: Listing<'a>,
     pub ranks: Ranks,
-    pub operator_listing: bool,
-    pub page: String,
+}
+
+impl Serialize for ExploreRow<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        const FIELDS: Fields = Fields::WithoutPricesAndSegments;
+        let mut s = serializer.serialize_struct("ExploreRow", Listing::field_count(FIELDS) + 2)?;
+        s.serialize_field("position", &self.position)?;
+        self.listing.write_listed(&mut s, FIELDS)?;
+        self.listing.write_figures(&mut s, FIELDS)?;
+        s.serialize_field("ranks", &self.ranks)?;
+        self.listing.write_shown(&mut s)?;
+        s.end()
+    }
 }
 
 pub fn explore_ref(method: &Method) -> RuleRef {
@@ -91,38 +94,23 @@ pub const NOT_THE_METHOD_ANSWER: &str = "Explore results are not the directory's
      judgement of a resource.";
 
 /// Explores `text` over an index, returning at most `limit` results.
-pub fn explore(
+pub fn explore<'a>(
     explore: &Explore,
-    index: &Index,
+    index: &'a Index,
     method: &Method,
     table: &VectorTable,
     text: &str,
     limit: usize,
-) -> ExploreAnswer {
+) -> ExploreAnswer<'a> {
     let r = explore.retrieve(text, table);
-    let data: Vec<ExploreRow> = r
+    let data: Vec<ExploreRow<'a>> = r
         .fused
         .iter()
         .take(limit)
         .enumerate()
         .map(|(i, f)| {
             let e = &index.entries[f.id as usize];
-            ExploreRow {
-                position: i as u32 + 1,
-                resource: e.resource.url.clone(),
-                service_name: e.resource.service_name.clone(),
-                description: e.public_description().map(str::to_owned),
-                description_withheld: e.withheld.as_deref().cloned(),
-                min_price_usd: e.min_price_usd,
-                networks: e.networks.clone(),
-                unique_payers_30d: e.figures.unique_payers_30d,
-                calls_30d: e.figures.calls_30d,
-                calls_per_payer: e.figures.calls_per_payer,
-                days_since_last_call: e.figures.days_since_last_call,
-                ranks: f.ranks,
-                operator_listing: e.operator_listing,
-                page: page_url(method, index, e),
-            }
+            ExploreRow { position: i as u32 + 1, listing: Listing::of(e, index, method), ranks: f.ranks }
         })
         .collect();
     ExploreAnswer {

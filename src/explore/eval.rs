@@ -210,7 +210,7 @@ pub fn evaluate_with(
             .unwrap_or_default();
         let method_answer = answer(index, method, &q.query, &limit);
         let lists: [(&'static str, Vec<&str>); 6] = [
-            ("method", method_answer.data.iter().map(|row| row.resource.as_str()).collect()),
+            ("method", method_answer.data.iter().map(|row| row.listing.resource).collect()),
             ("bm25", r.bm25.iter().map(|&i| url(i)).collect()),
             ("dense", r.dense.iter().map(|&i| url(i)).collect()),
             ("dense_exact", exact.iter().map(|&i| url(i)).collect()),

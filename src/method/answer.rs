@@ -2,20 +2,19 @@
 
 use std::cmp::Ordering;
 
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 
-use super::assets::Decimal;
-use super::figures::Thousandths;
-use super::index::{Entry, Index, Price};
+use super::index::{Entry, Index};
 use super::normalise::contains_word;
 use super::query::{tokenise, Filters, Tokens};
-use super::screen::Withheld;
+use super::view::{Fields, Listing};
 use super::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Answer {
+pub struct Answer<'a> {
     pub meta: Meta,
-    pub data: Vec<Row>,
+    pub data: Vec<Row<'a>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -79,24 +78,23 @@ pub struct QueryApplied {
     pub rule: String,
 }
 
-/// One result. Field names are a public contract.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    pub resource: String,
-    pub service_name: Option<String>,
-    pub description: Option<String>,
-    pub description_withheld: Option<Withheld>,
-    pub prices: Vec<Price>,
-    pub min_price_usd: Option<Decimal>,
-    pub networks: Vec<String>,
+/// One result: the listing, and how many query tokens its description holds. Field
+/// names and their order are a public contract (content/method.md#json).
+#[derive(Debug, Clone)]
+pub struct Row<'a> {
+    pub listing: Listing<'a>,
     pub match_score: u32,
-    pub unique_payers_30d: Option<u64>,
-    pub calls_30d: Option<u64>,
-    pub calls_per_payer: Option<Thousandths>,
-    pub days_since_last_call: Option<u64>,
-    pub segments: Vec<String>,
-    pub operator_listing: bool,
-    pub page: String,
+}
+
+impl Serialize for Row<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Row", Listing::field_count(Fields::All) + 1)?;
+        self.listing.write_listed(&mut s, Fields::All)?;
+        s.serialize_field("match_score", &self.match_score)?;
+        self.listing.write_figures(&mut s, Fields::All)?;
+        self.listing.write_shown(&mut s)?;
+        s.end()
+    }
 }
 
 /// How many query tokens occur as whole words in the entry's description.
@@ -125,7 +123,7 @@ pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters, method: &M
 }
 
 /// Answers a query over an index, by the method's rule, with no relaxed second search.
-pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> Answer {
+pub fn answer<'a>(index: &'a Index, method: &Method, text: &str, filters: &Filters) -> Answer<'a> {
     // The answer states the filters as applied: a legacy network name becomes its CAIP-2 id.
     let filters = &Filters {
         network: filters.network.as_deref().map(|n| method.assets.canonical_network(n).to_owned()),
@@ -146,7 +144,7 @@ pub fn answer(index: &Index, method: &Method, text: &str, filters: &Filters) -> 
 /// each with whether the word is in the description) instead of a scan of every entry:
 /// what the build uses to write a file per word. Identical to [`answer`] with default
 /// filters; a word the tokeniser would read differently takes the scan.
-pub fn single_word_answer(index: &Index, method: &Method, word: &str, postings: &[(u32, bool)]) -> Answer {
+pub fn single_word_answer<'a>(index: &'a Index, method: &Method, word: &str, postings: &[(u32, bool)]) -> Answer<'a> {
     let filters = Filters::default();
     let tokens = tokenise(word);
     if tokens.tokens != [word] {
@@ -160,14 +158,14 @@ pub fn single_word_answer(index: &Index, method: &Method, word: &str, postings: 
 }
 
 /// The envelope around `matched` (every qualifying entry, in final order).
-fn envelope(
-    index: &Index,
+fn envelope<'a>(
+    index: &'a Index,
     method: &Method,
     text: &str,
     tokens: Tokens,
     filters: &Filters,
-    mut matched: Vec<(u32, &Entry)>,
-) -> Answer {
+    mut matched: Vec<(u32, &'a Entry)>,
+) -> Answer<'a> {
     let total_matched = matched.len();
     matched.truncate(filters.limit);
     let data: Vec<Row> = matched.into_iter().map(|(score, e)| row(e, score, index, method)).collect();
@@ -204,24 +202,8 @@ pub fn method_ref(method: &Method) -> RuleRef {
 }
 
 /// A result row for an entry.
-pub fn row(e: &Entry, match_score: u32, index: &Index, method: &Method) -> Row {
-    Row {
-        resource: e.resource.url.clone(),
-        service_name: e.resource.service_name.clone(),
-        description: e.public_description().map(str::to_owned),
-        description_withheld: e.withheld.as_deref().cloned(),
-        prices: e.prices(method),
-        min_price_usd: e.min_price_usd,
-        networks: e.networks.clone(),
-        match_score,
-        unique_payers_30d: e.figures.unique_payers_30d,
-        calls_30d: e.figures.calls_30d,
-        calls_per_payer: e.figures.calls_per_payer,
-        days_since_last_call: e.figures.days_since_last_call,
-        segments: e.segments.clone(),
-        operator_listing: e.operator_listing,
-        page: page_url(method, index, e),
-    }
+pub fn row<'a>(e: &'a Entry, match_score: u32, index: &Index, method: &Method) -> Row<'a> {
+    Row { listing: Listing::of(e, index, method), match_score }
 }
 
 /// The address of an entry's page on the published site.

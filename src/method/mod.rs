@@ -12,6 +12,7 @@ pub mod query;
 pub mod rank;
 pub mod screen;
 pub mod segments;
+pub mod view;
 
 use crate::config::SiteConfig;
 use assets::AssetTable;

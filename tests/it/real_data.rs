@@ -109,11 +109,11 @@ fn figures_on_the_august_page_match_the_counters() {
         .iter()
         .map(|r| {
             (
-                r.resource.trim_start_matches("https://api.onesource.io/api/chain/").to_owned(),
-                r.calls_30d,
-                r.unique_payers_30d,
-                r.calls_per_payer.unwrap().fixed(),
-                r.days_since_last_call,
+                r.listing.resource.trim_start_matches("https://api.onesource.io/api/chain/").to_owned(),
+                r.listing.figures.calls_30d,
+                r.listing.figures.unique_payers_30d,
+                r.listing.figures.calls_per_payer.unwrap().fixed(),
+                r.listing.figures.days_since_last_call,
             )
         })
         .collect();
@@ -247,8 +247,8 @@ fn known_queries_on_the_december_snapshot() {
         let a = answer(&idx, &m, q, &f);
         assert!(a.meta.total_matched > 0, "{q}");
         for r in &a.data {
-            let e = idx.entries.iter().find(|e| e.resource.url == r.resource).unwrap();
-            assert!(e.haystack.contains(&format!(" {q} ")), "{q}: {}", r.resource);
+            let e = idx.entries.iter().find(|e| e.resource.url == r.listing.resource).unwrap();
+            assert!(e.haystack.contains(&format!(" {q} ")), "{q}: {}", r.listing.resource);
         }
     }
 }

@@ -1,0 +1,102 @@
+//! One listing as every surface publishes it (content/method.md#json).
+//!
+//! The method's answer rows, the API's record blocks and explore's rows all publish the
+//! same facts about a listing; each adds fields of its own (a match_score, an id and a
+//! slug, a position and ranks). [`Listing`] reads those facts from an entry once, and
+//! writes them in three groups (what is listed, the figures, and how it is shown) that
+//! each surface lays out around its own fields. So a published field is named, read and
+//! placed in one place, and a field a surface adds cannot drift into another.
+
+use serde::ser::SerializeStruct;
+
+use super::answer::page_url;
+use super::assets::Decimal;
+use super::figures::Figures;
+use super::index::{Entry, Index, Price};
+use super::screen::Withheld;
+use super::Method;
+
+/// The published facts of one listing.
+#[derive(Debug, Clone)]
+pub struct Listing<'a> {
+    pub resource: &'a str,
+    pub service_name: Option<&'a str>,
+    /// `None` when absent or withheld (content/method.md#screening).
+    pub description: Option<&'a str>,
+    pub description_withheld: Option<&'a Withheld>,
+    pub prices: Vec<Price>,
+    pub min_price_usd: Option<Decimal>,
+    pub networks: &'a [String],
+    pub figures: Figures,
+    pub segments: &'a [String],
+    pub operator_listing: bool,
+    /// The absolute address of the listing's page on the published site.
+    pub page: String,
+}
+
+/// Which of the listing's fields a surface publishes: explore's rows leave out the
+/// prices (they carry the lowest USD price) and the segments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fields {
+    All,
+    WithoutPricesAndSegments,
+}
+
+impl<'a> Listing<'a> {
+    pub fn of(e: &'a Entry, index: &Index, method: &Method) -> Listing<'a> {
+        Listing {
+            resource: &e.resource.url,
+            service_name: e.resource.service_name.as_deref(),
+            description: e.public_description(),
+            description_withheld: e.withheld.as_deref(),
+            prices: e.prices(method),
+            min_price_usd: e.min_price_usd,
+            networks: &e.networks,
+            figures: e.figures,
+            segments: &e.segments,
+            operator_listing: e.operator_listing,
+            page: page_url(method, index, e),
+        }
+    }
+
+    /// What is listed: resource, service name, description (or the withheld notice),
+    /// prices and networks.
+    pub fn write_listed<S: SerializeStruct>(&self, s: &mut S, fields: Fields) -> Result<(), S::Error> {
+        s.serialize_field("resource", self.resource)?;
+        s.serialize_field("service_name", &self.service_name)?;
+        s.serialize_field("description", &self.description)?;
+        s.serialize_field("description_withheld", &self.description_withheld)?;
+        if fields == Fields::All {
+            s.serialize_field("prices", &self.prices)?;
+        }
+        s.serialize_field("min_price_usd", &self.min_price_usd)?;
+        s.serialize_field("networks", self.networks)
+    }
+
+    /// The four figures of content/method.md#figures, payers first (the order ranks them),
+    /// then the segment labels where the surface publishes them.
+    pub fn write_figures<S: SerializeStruct>(&self, s: &mut S, fields: Fields) -> Result<(), S::Error> {
+        s.serialize_field("unique_payers_30d", &self.figures.unique_payers_30d)?;
+        s.serialize_field("calls_30d", &self.figures.calls_30d)?;
+        s.serialize_field("calls_per_payer", &self.figures.calls_per_payer)?;
+        s.serialize_field("days_since_last_call", &self.figures.days_since_last_call)?;
+        if fields == Fields::All {
+            s.serialize_field("segments", self.segments)?;
+        }
+        Ok(())
+    }
+
+    /// How it is shown: whether the site's operator runs it, and its page.
+    pub fn write_shown<S: SerializeStruct>(&self, s: &mut S) -> Result<(), S::Error> {
+        s.serialize_field("operator_listing", &self.operator_listing)?;
+        s.serialize_field("page", &self.page)
+    }
+
+    /// How many fields the three groups write.
+    pub const fn field_count(fields: Fields) -> usize {
+        match fields {
+            Fields::All => 13,
+            Fields::WithoutPricesAndSegments => 11,
+        }
+    }
+}
