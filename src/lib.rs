@@ -10,6 +10,7 @@ pub mod catalogue;
 pub mod config;
 pub mod error;
 pub mod explore;
+pub mod hash;
 pub mod mcp;
 pub mod method;
 pub mod serve;

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use super::model::Resource;
 use super::snapshot::{self, Header, Source, FORMAT_NAME, FORMAT_VERSION};
+use crate::hash::fnv1a32;
 use crate::Error;
 
 /// Listings in the published shape.
@@ -296,7 +297,7 @@ pub fn item(i: usize, c: &Counters, vocabulary: &Vocabulary, date: time::Date, r
     // The index in base 36 makes every URL unique.
     let url = format!("https://{host}/{}/{}", path.join("/"), radix36(i));
     // One payTo per host, as most real providers have.
-    let pay_to = format!("0x{:040x}", u128::from(super::super::site::shards::fnv1a32(host)) * 0x1_0000_0001);
+    let pay_to = format!("0x{:040x}", u128::from(fnv1a32(host)) * 0x1_0000_0001);
     let amount = if v.amounts.is_empty() { "10000".to_owned() } else { v.amounts[rng.below(v.amounts.len())].clone() };
     let mut quality = serde_json::Map::new();
     quality.insert("l30DaysTotalCalls".into(), json!(c.calls));
