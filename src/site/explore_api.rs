@@ -71,17 +71,6 @@ fn table_sha256() -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// All explore API files, collected (for tests and small sites).
-pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &VectorTable) -> Vec<(String, Vec<u8>)> {
-    let all = std::sync::Mutex::new(Vec::new());
-    write_api_files(explore, index, method, table, &|batch| {
-        all.lock().expect("not poisoned").extend(batch);
-        Ok(())
-    })
-    .expect("collecting cannot fail");
-    all.into_inner().expect("not poisoned")
-}
-
 /// Makes every explore API file and hands them to `sink` section by section (the term
 /// lists and the inverted file's lists are hundreds of megabytes at a million listings).
 pub fn write_api_files(

@@ -263,25 +263,12 @@ fn to_bytes(v: &impl Serialize) -> Vec<u8> {
 /// made, so that a large catalogue's output never sits in memory whole.
 pub type Sink<'a> = &'a (dyn Fn(Vec<(String, Vec<u8>)>) -> Result<(), Error> + Sync);
 
-/// Files per batch: large enough to keep both cores busy, small enough to stay light.
-pub const BATCH: usize = 4096;
 /// Up to this many entries, every record is made once and kept while the API is
 /// written (100 MB at most); above it, records are made where they are needed.
 const RECORD_CACHE: usize = 100_000;
 /// Files per batch where each is tens of kilobytes (record blocks, packs): 4,096 of
 /// them were 100 MB and more in flight at once.
 const LARGE_FILE_BATCH: usize = 512;
-
-/// All API files of the snapshot, collected (for tests and small sites).
-pub fn api_files(index: &Index, method: &Method) -> Vec<(String, Vec<u8>)> {
-    let all = std::sync::Mutex::new(Vec::new());
-    write_api_files(index, method, &|batch| {
-        all.lock().expect("not poisoned").extend(batch);
-        Ok(())
-    })
-    .expect("collecting cannot fail");
-    all.into_inner().expect("not poisoned")
-}
 
 /// Makes every API file of the snapshot and hands them to `sink` in batches.
 pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
