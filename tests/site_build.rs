@@ -19,7 +19,7 @@ use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::Explore;
 use x402dir::method::index::Index;
 use x402dir::method::Method;
-use x402dir::site::{self, shards};
+use x402dir::site::{self, api::method as shards};
 
 /// Every file under `root`, by path relative to it, with its bytes.
 fn files_under(root: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -330,9 +330,9 @@ pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> Re
         segment_version: method.segments.version.clone(),
         operator_listing: e.operator_listing,
         drops: e.resource.drops.clone(),
-        record: format!("/{}/api/records/{}.json", index.header.date, id / crate::site::shards::RECORD_BLOCK),
+        record: format!("/{}/api/records/{}.json", index.header.date, id / crate::site::api::method::RECORD_BLOCK),
         record_id: id,
-        record_block: crate::site::shards::RECORD_BLOCK,
+        record_block: crate::site::api::method::RECORD_BLOCK,
     }
 }
 

@@ -20,6 +20,11 @@ use crate::method::{Method, SOURCE_LIMITS};
 use crate::timings::phase;
 use crate::Error;
 
+use super::{to_bytes, Sink};
+
+/// The hash that picks a shard's bucket (the manifest's `shards.hash`).
+pub use super::fnv1a32;
+
 /// The layout of the API folder. 2: packs and single-word answers only for words in at
 /// least two resources (a word in one resource is answered by that resource's record).
 /// 3: records in blocks of [`RECORD_BLOCK`] ids, not a file each; posting lists longer
@@ -53,12 +58,6 @@ pub const BROWSE_PACK_LEN: usize = 50;
 
 /// One resource in a posting list: its id, and whether the word is in its description.
 pub type Posting = (u32, bool);
-
-/// FNV-1a, 32 bits, over the UTF-8 bytes of `key`. Chosen for being a few lines in
-/// both languages, so that Rust and the composer cannot disagree about a bucket.
-pub fn fnv1a32(key: &str) -> u32 {
-    key.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
-}
 
 /// File name of a token's pack and single-token answer: the token itself when it is
 /// at most 64 ASCII letters and digits; else `u-` and the hex of its UTF-8 bytes when
@@ -255,14 +254,6 @@ pub fn record<'a>(e: &'a Entry, id: usize, index: &Index, method: &Method) -> Re
     }
 }
 
-fn to_bytes(v: &impl Serialize) -> Vec<u8> {
-    serde_json::to_vec(v).expect("API values serialise")
-}
-
-/// A batch of files (path relative to the date folder, bytes) handed on as soon as it is
-/// made, so that a large catalogue's output never sits in memory whole.
-pub type Sink<'a> = &'a (dyn Fn(Vec<(String, Vec<u8>)>) -> Result<(), Error> + Sync);
-
 /// Up to this many entries, every record is made once and kept while the API is
 /// written (100 MB at most); above it, records are made where they are needed.
 const RECORD_CACHE: usize = 100_000;
@@ -427,13 +418,6 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv_matches_published_vectors() {
-        assert_eq!(fnv1a32(""), 0x811c9dc5);
-        assert_eq!(fnv1a32("a"), 0xe40c292c);
-        assert_eq!(fnv1a32("foobar"), 0xbf9cf968);
-    }
 
     #[test]
     fn token_files_are_safe_names() {

@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::shards::{fnv1a32, Sink};
 use crate::explore::answer::{explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_EMPTY};
 use crate::explore::dense::ByteVector;
 use crate::explore::fuse::{PRIOR_WEIGHT, RRF_K};
@@ -24,6 +23,9 @@ use crate::method::answer::method_ref;
 use crate::method::index::Index;
 use crate::method::Method;
 use crate::Error;
+
+use super::method::RECORD_BLOCK;
+use super::{fnv1a32, to_bytes, Sink};
 
 /// Ids per facts file.
 pub const FACTS_BLOCK: usize = 1024;
@@ -57,10 +59,6 @@ fn byte_vector(v: &ByteVector) -> Vec<Value> {
 
 fn buckets_for(bytes: usize) -> usize {
     (bytes / TARGET_SHARD_BYTES).max(1).next_power_of_two()
-}
-
-fn to_bytes(v: &impl serde::Serialize) -> Vec<u8> {
-    serde_json::to_vec(v).expect("API values serialise")
 }
 
 /// The vector table's checksum as its provenance records it.
@@ -159,7 +157,7 @@ pub fn write_api_files(
             "path": "explore/ivf/{list}.json",
         },
         "facts": {"block": FACTS_BLOCK, "path": "explore/facts/{block}.json", "columns": ["payers", "recency", "price"]},
-        "records": {"path": "records/{block}.json", "block": super::shards::RECORD_BLOCK},
+        "records": {"path": "records/{block}.json", "block": RECORD_BLOCK},
     });
     files.push(("api/explore/manifest.json".into(), to_bytes(&manifest)));
     sink(files)
