@@ -9,6 +9,7 @@ pub mod history;
 pub mod output;
 pub mod pages;
 pub mod paths;
+pub mod urls;
 
 /// The method API's former name, kept only because src/catalogue/synth.rs still hashes
 /// with `site::shards::fnv1a32` (the catalogue reaching up at the site; not ours to edit).

@@ -17,6 +17,7 @@ use crate::method::index::{Entry, Index, Price};
 use crate::method::query::{Filters, MIN_TOKEN_CHARS};
 use crate::method::screen::Withheld;
 use crate::method::{Method, SOURCE_LIMITS};
+use crate::site::urls;
 use crate::timings::phase;
 use crate::Error;
 
@@ -265,16 +266,30 @@ const LARGE_FILE_BATCH: usize = 512;
 pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
     let lists = phase("api: posting lists", || postings(index));
     let buckets = bucket_count(&lists);
-    let mut files = Vec::new();
+    write_shards(&lists, buckets, sink)?;
+    write_price_ladder(index, sink)?;
+    let records = phase("api: records", || Records::new(index, method));
+    phase("api: record blocks", || write_record_blocks(&records, sink))?;
+    phase("api: packs and answers", || write_packs_and_answers(&lists, &records, sink))?;
+    let browse = 0..index.entries.len().min(BROWSE_PACK_LEN);
+    sink(vec![
+        ("api/packs/_browse.json".into(), records.pack(browse)),
+        (urls::MANIFEST_FILE.into(), to_bytes(&manifest(index, method, buckets))),
+        ("api/report.json".into(), to_bytes(&index.report)),
+    ])
+}
 
+/// The posting lists: `shards/{bucket}.json`, and the parts of lists longer than
+/// [`PART_POSTINGS`] under `shards/parts/`.
+fn write_shards(lists: &BTreeMap<String, Vec<Posting>>, buckets: usize, sink: Sink) -> Result<(), Error> {
+    let mut files = Vec::new();
     // Each shard's values are made only as its file is: held as JSON trees, the
     // postings of every shard took 50 bytes each (a number is a string here).
     let mut by_bucket: Vec<Vec<(&str, &[Posting])>> = vec![Vec::new(); buckets];
-    for (key, list) in &lists {
+    for (key, list) in lists {
         by_bucket[fnv1a32(key) as usize % buckets].push((key, list));
     }
-    let split: Vec<(&String, &Vec<Posting>)> = lists.iter().filter(|(_, l)| l.len() > PART_POSTINGS).collect();
-    for (key, list) in split {
+    for (key, list) in lists.iter().filter(|(_, l)| l.len() > PART_POSTINGS) {
         let parts = list.chunks(PART_POSTINGS).enumerate();
         files.extend(parts.map(|(k, part)| {
             (format!("api/shards/parts/{}/{k}.json", token_file(key)), to_bytes(&encode_flagged(part)))
@@ -290,8 +305,11 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
         }));
         sink(std::mem::take(&mut files))?;
     }
-    drop(by_bucket);
+    Ok(())
+}
 
+/// `prices.json`: the ids of each exact lowest USD price, cheapest first.
+fn write_price_ladder(index: &Index, sink: Sink) -> Result<(), Error> {
     let mut ladder: BTreeMap<String, (Decimal, Vec<usize>)> = BTreeMap::new();
     for (id, e) in index.entries.iter().enumerate() {
         if let Some(p) = e.min_price_usd {
@@ -301,79 +319,100 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     let mut rungs: Vec<(Decimal, Vec<usize>)> = ladder.into_values().collect();
     rungs.sort_by(|a, b| a.0.cmp_exact(&b.0));
     let rungs: Vec<Value> = rungs.iter().map(|(p, ids)| json!([p.to_string(), encode_plain(ids)])).collect();
-    files.push(("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs }))));
-    sink(std::mem::take(&mut files))?;
+    sink(vec![("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs })))])
+}
 
-    // A resource's record goes into its block and into every pack of its words (ten or
-    // so). Up to RECORD_CACHE entries each record is made once and kept (about 1 KB
-    // each); past that it is made again for each pack rather than all held at once.
-    let make_record = |id: usize| to_bytes(&record(&index.entries[id], id, index, method));
-    let cached: Option<Vec<Vec<u8>>> = (index.entries.len() <= RECORD_CACHE)
-        .then(|| phase("api: records", || (0..index.entries.len()).into_par_iter().map(make_record).collect()));
-    let record_bytes = |id: usize| -> std::borrow::Cow<'_, [u8]> {
-        match &cached {
-            Some(records) => std::borrow::Cow::Borrowed(&records[id]),
-            None => std::borrow::Cow::Owned(make_record(id)),
+/// The resources' records as bytes. A resource's record goes into its block and into
+/// every pack of its words (ten or so). Up to [`RECORD_CACHE`] entries each record is
+/// made once and kept (about 1 KB each); past that it is made again for each pack
+/// rather than all held at once.
+struct Records<'a> {
+    index: &'a Index,
+    method: &'a Method<'a>,
+    cached: Option<Vec<Vec<u8>>>,
+}
+
+impl<'a> Records<'a> {
+    fn new(index: &'a Index, method: &'a Method) -> Records<'a> {
+        let mut records = Records { index, method, cached: None };
+        if index.entries.len() <= RECORD_CACHE {
+            records.cached = Some((0..index.entries.len()).into_par_iter().map(|id| records.make(id)).collect());
         }
-    };
-    // A pack is its records' bytes joined.
-    let pack = |ids: &mut dyn Iterator<Item = usize>| -> Vec<u8> {
+        records
+    }
+
+    fn make(&self, id: usize) -> Vec<u8> {
+        to_bytes(&record(&self.index.entries[id], id, self.index, self.method))
+    }
+
+    fn bytes(&self, id: usize) -> std::borrow::Cow<'_, [u8]> {
+        match &self.cached {
+            Some(records) => std::borrow::Cow::Borrowed(&records[id]),
+            None => std::borrow::Cow::Owned(self.make(id)),
+        }
+    }
+
+    /// The records of `ids` as a JSON array: their bytes joined.
+    fn pack(&self, ids: impl IntoIterator<Item = usize>) -> Vec<u8> {
         let mut out = vec![b'['];
-        for (i, id) in ids.enumerate() {
+        for (i, id) in ids.into_iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(&record_bytes(id));
+            out.extend_from_slice(&self.bytes(id));
         }
         out.push(b']');
         out
-    };
-    let n = index.entries.len();
-    let blocks = n.div_ceil(RECORD_BLOCK);
-    phase("api: record blocks", || -> Result<(), Error> {
-        for start in (0..blocks).step_by(LARGE_FILE_BATCH) {
-            let batch = start..(start + LARGE_FILE_BATCH).min(blocks);
-            sink(
-                batch
-                    .into_par_iter()
-                    .map(|b| {
-                        let ids = b * RECORD_BLOCK..((b + 1) * RECORD_BLOCK).min(n);
-                        (format!("api/records/{b}.json"), pack(&mut ids.into_iter()))
-                    })
-                    .collect(),
-            )?;
-        }
-        Ok(())
-    })?;
-    let tokens: Vec<(&String, &Vec<Posting>)> = lists.iter().filter(|(k, _)| !k.starts_with('@')).collect();
-    let with_files: Vec<&(&String, &Vec<Posting>)> =
-        tokens.iter().filter(|(_, l)| l.len() >= MIN_POSTINGS_FOR_FILES).collect();
-    phase("api: packs and answers", || -> Result<(), Error> {
-        for chunk in with_files.chunks(LARGE_FILE_BATCH) {
-            let mut batch: Vec<(String, Vec<u8>)> = chunk
-                .par_iter()
-                .filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS)
-                .map(|(token, list)| {
-                    (
-                        format!("api/packs/{}.json", token_file(token)),
-                        pack(&mut list.iter().map(|&(id, _)| id as usize)),
-                    )
-                })
-                .collect();
-            batch.par_extend(chunk.par_iter().map(|(token, list)| {
-                let a = single_word_answer(index, method, token, list);
-                (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
-            }));
-            sink(batch)?;
-        }
-        Ok(())
-    })?;
-    files.push(("api/packs/_browse.json".into(), pack(&mut (0..index.entries.len().min(BROWSE_PACK_LEN)))));
+    }
+}
 
+/// `records/{block}.json`: [`RECORD_BLOCK`] records a file, by id.
+fn write_record_blocks(records: &Records, sink: Sink) -> Result<(), Error> {
+    let n = records.index.entries.len();
+    let blocks = n.div_ceil(RECORD_BLOCK);
+    for start in (0..blocks).step_by(LARGE_FILE_BATCH) {
+        let batch = start..(start + LARGE_FILE_BATCH).min(blocks);
+        sink(
+            batch
+                .into_par_iter()
+                .map(|b| (urls::record_block_file(b), records.pack(b * RECORD_BLOCK..((b + 1) * RECORD_BLOCK).min(n))))
+                .collect(),
+        )?;
+    }
+    Ok(())
+}
+
+/// For each word in at least [`MIN_POSTINGS_FOR_FILES`] resources, its single-word
+/// answer `q/{token_file}.json`, and its pack `packs/{token_file}.json` when it is in at
+/// most [`PACK_MAX_POSTINGS`].
+fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Records, sink: Sink) -> Result<(), Error> {
+    let (index, method) = (records.index, records.method);
+    let with_files: Vec<(&String, &Vec<Posting>)> =
+        lists.iter().filter(|(k, l)| !k.starts_with('@') && l.len() >= MIN_POSTINGS_FOR_FILES).collect();
+    for chunk in with_files.chunks(LARGE_FILE_BATCH) {
+        let mut batch: Vec<(String, Vec<u8>)> = chunk
+            .par_iter()
+            .filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS)
+            .map(|(token, list)| {
+                (format!("api/packs/{}.json", token_file(token)), records.pack(list.iter().map(|&(id, _)| id as usize)))
+            })
+            .collect();
+        batch.par_extend(chunk.par_iter().map(|(token, list)| {
+            let a = single_word_answer(index, method, token, list);
+            (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
+        }));
+        sink(batch)?;
+    }
+    Ok(())
+}
+
+/// The manifest: versions, the snapshot, the source's limits, counts, and where every
+/// other file is (docs/static-api.md, `manifest.json`).
+fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static> {
     let aliases: BTreeMap<&str, &str> =
         method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
-    let manifest = Manifest {
+    Manifest {
         api_version: API_VERSION,
         method: method_ref(method),
         segments: empty.meta.segments,
@@ -409,10 +448,7 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
             "min_postings": MIN_POSTINGS_FOR_FILES,
             "token_file": "the token itself when it is at most 64 characters a-z and 0-9; else, when its UTF-8 is at most 64 bytes, 'u-' and their lower-case hex; else 'h-' and the lower-case hex SHA-256 of its UTF-8 bytes",
         }),
-    };
-    files.push(("api/manifest.json".into(), to_bytes(&manifest)));
-    files.push(("api/report.json".into(), to_bytes(&index.report)));
-    sink(files)
+    }
 }
 
 #[cfg(test)]
