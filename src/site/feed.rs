@@ -12,6 +12,7 @@ use super::history::{Comparison, Timeline};
 use crate::method::answer::page_url;
 use crate::method::index::Index;
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
+use crate::site::urls;
 
 /// Entries a feed carries at most, in browse order: a reader's feed stays small; the
 /// snapshot's `new/` pages list them all.
@@ -26,12 +27,14 @@ pub fn atom_feed(index: &Index, method: &Method, timeline: &Timeline, new_ids: O
     let base = &method.site.base_url;
     let date = &index.header.date;
     let updated = format!("{date}T00:00:00Z");
-    let self_url = format!("{base}/{date}/{FEED_FILE}");
+    let self_url = format!("{base}{}", urls::in_snapshot(date, FEED_FILE));
+    let home = format!("{base}{}", urls::in_snapshot(date, urls::HOME_DIR));
+    let new_page = format!("{base}{}", urls::in_snapshot(date, urls::NEW_DIR));
     let new = new_ids.unwrap_or_default();
     let (subtitle, alternate) = match timeline.comparison() {
         Comparison::First => (
             format!("The snapshot of {date} is the first: there is no earlier snapshot to compare it with."),
-            format!("{base}/{date}/"),
+            home.clone(),
         ),
         Comparison::OtherVersion(previous) => (
             format!(
@@ -39,7 +42,7 @@ pub fn atom_feed(index: &Index, method: &Method, timeline: &Timeline, new_ids: O
                  comparable only under one version, so no resource is called new.",
                 previous.date, previous.method_version
             ),
-            format!("{base}/{date}/"),
+            home.clone(),
         ),
         Comparison::With(previous) => {
             let mut text = format!(
@@ -56,11 +59,9 @@ pub fn atom_feed(index: &Index, method: &Method, timeline: &Timeline, new_ids: O
                 ));
             }
             if new.len() > FEED_ENTRIES {
-                text.push_str(&format!(
-                    " The first {FEED_ENTRIES} in browse order are here; {base}/{date}/new/ lists all."
-                ));
+                text.push_str(&format!(" The first {FEED_ENTRIES} in browse order are here; {new_page} lists all."));
             }
-            (text, format!("{base}/{date}/new/"))
+            (text, new_page)
         }
     };
     let mut xml =

@@ -15,6 +15,7 @@ use crate::error::Error;
 use crate::integrity::history_for;
 use crate::method::index::{Entry, Index};
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
+use crate::site::urls::resource_page;
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
 /// snapshots, or a quarter of weekly ones, and a page that stays small.
@@ -81,7 +82,7 @@ pub enum Comparison<'a> {
     /// The first snapshot: nothing before it.
     First,
     /// The previous snapshot was judged by another method version: its resources and
-    /// these are not comparable (method §3.11).
+    /// these are not comparable (content/method.md#versions).
     OtherVersion(&'a Past),
 }
 
@@ -181,7 +182,7 @@ pub fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Option<His
             let counts = p.counts(url);
             HistoryRow {
                 date: p.date.clone(),
-                page: counts.map(|_| format!("/{}/r/{slug}/", p.date)),
+                page: counts.map(|_| resource_page(&p.date, &slug)),
                 counts,
                 complete: p.complete,
                 current: false,
