@@ -4,6 +4,7 @@
 pub mod agents;
 pub mod api;
 pub mod chars;
+pub mod facets;
 pub mod feed;
 pub mod history;
 pub mod output;
@@ -21,21 +22,20 @@ use std::path::{Path, PathBuf};
 
 use askama::Template;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use crate::catalogue::snapshot::parse_date;
 use crate::error::Error;
 use crate::explore::eval::{self, GoldenSet};
 use crate::explore::vectors::VectorTable;
 use crate::explore::{Explore, EXPLORE_VERSION};
-use crate::method::assets::Decimal;
-use crate::method::index::{Entry, Index};
+use crate::method::index::Index;
 use crate::method::Method;
 use crate::timings::phase;
 use api::Sink;
+use facets::{listings, Listing};
 use history::{Past, Timeline};
 use output::Output;
-use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
+use pages::{Chrome, Pager, PAGE_SIZE};
 
 /// Files every snapshot folder carries under `static/`.
 const ASSETS: &[(&str, &str)] = &[
@@ -55,16 +55,6 @@ const SCHEMAS: &[(&str, &str)] = &[
     ("manifest.schema.json", include_str!("../../content/schema/manifest.schema.json")),
     ("record.schema.json", include_str!("../../content/schema/record.schema.json")),
     ("record-block.schema.json", include_str!("../../content/schema/record-block.schema.json")),
-];
-
-/// Price bands for browsing, by lowest USD price per call (upper bounds inclusive).
-const PRICE_BANDS: &[(&str, &str, Option<&str>)] = &[
-    ("free", "Free ($0)", Some("0")),
-    ("up-to-0.001", "Up to $0.001", Some("0.001")),
-    ("up-to-0.01", "Over $0.001, up to $0.01", Some("0.01")),
-    ("up-to-0.1", "Over $0.01, up to $0.10", Some("0.1")),
-    ("up-to-1", "Over $0.10, up to $1", Some("1")),
-    ("over-1", "Over $1", None),
 ];
 
 /// The golden snapshot's evaluation page, in its folder.
@@ -187,120 +177,6 @@ fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
 
 const GOLDEN_RULES: &str = include_str!("../../content/explore/golden/RULES.md");
 
-/// Folder name for a network: its id with anything but letters, digits and '-'
-/// replaced, plus a hash when that changed it (ids come from the catalogue).
-pub fn network_slug(id: &str) -> String {
-    let clean: String =
-        id.chars().take(60).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
-    if clean == id.replace(':', "-") && !clean.is_empty() && !clean.starts_with('-') {
-        clean
-    } else {
-        let hash: String = Sha256::digest(id.as_bytes()).iter().take(4).map(|b| format!("{b:02x}")).collect();
-        format!("n-{}-{hash}", clean.trim_matches('-'))
-    }
-}
-
-fn price_band(p: Option<Decimal>) -> Option<&'static str> {
-    let p = p?;
-    for (slug, _, upper) in PRICE_BANDS {
-        match upper {
-            Some(u) if p.cmp_exact(&Decimal::parse(u).expect("band bounds parse")).is_le() => return Some(slug),
-            None => return Some(slug),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// A browsable subset of the entries (all of them, or one facet value).
-struct Listing {
-    dir: String,
-    heading: String,
-    intro: String,
-    ids: Vec<usize>,
-}
-
-fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>) -> (Vec<Listing>, Facets) {
-    let all: Vec<usize> = (0..index.entries.len()).collect();
-    let mut out = vec![Listing {
-        dir: "browse".into(),
-        heading: "All resources".into(),
-        intro: "Every ranked resource of this snapshot, in browse order: distinct paying addresses, then paid calls, then URL.".into(),
-        ids: all,
-    }];
-    if let Some((previous, ids)) = new {
-        out.push(Listing {
-            dir: "new".into(),
-            heading: format!("New since the snapshot of {previous}"),
-            intro: format!(
-                "Resources ranked in this snapshot that the snapshot of {previous} did not rank, in browse order \
-                 (also as an Atom feed: feed.xml in this snapshot's folder)."
-            ),
-            ids,
-        });
-    }
-    let date = &index.header.date;
-    let mut facets =
-        Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
-
-    let mut networks: Vec<&str> = index.entries.iter().flat_map(|e| e.networks.iter().map(String::as_str)).collect();
-    networks.sort_unstable();
-    networks.dedup();
-    for n in networks {
-        let ids = ids_where(index, |e| e.networks.iter().any(|x| x == n));
-        let dir = format!("network/{}", network_slug(n));
-        facets.networks.push(Facet { href: format!("/{date}/{dir}/"), label: n.to_owned(), count: ids.len() });
-        out.push(Listing {
-            dir,
-            heading: format!("Accepts payment on {n}"),
-            intro: format!("Resources that list {n} among their payment options."),
-            ids,
-        });
-    }
-    for (slug, label, _) in PRICE_BANDS {
-        let ids = ids_where(index, |e| price_band(e.min_price_usd) == Some(*slug));
-        let dir = format!("price/{slug}");
-        facets.prices.push(Facet { href: format!("/{date}/{dir}/"), label: (*label).to_owned(), count: ids.len() });
-        out.push(Listing {
-            dir,
-            heading: format!("Lowest USD price: {label}"),
-            intro: "By the lowest price asked in a known mainnet USD stablecoin.".into(),
-            ids,
-        });
-    }
-    let ids = ids_where(index, |e| e.min_price_usd.is_none());
-    facets.prices.push(Facet {
-        href: format!("/{date}/price/no-usd-price/"),
-        label: "No USD price readable".into(),
-        count: ids.len(),
-    });
-    out.push(Listing {
-        dir: "price/no-usd-price".into(),
-        heading: "No USD price readable".into(),
-        intro: "Resources priced only in test-network tokens or unknown assets, or with no readable amount.".into(),
-        ids,
-    });
-    for s in &method.segments.segments {
-        let ids = ids_where(index, |e| e.segments.contains(&s.id));
-        let dir = format!("segment/{}", s.id);
-        facets.segments.push(Facet { href: format!("/{date}/{dir}/"), label: s.label.clone(), count: ids.len() });
-        out.push(Listing {
-            dir,
-            heading: format!("Segment: {}", s.label),
-            intro: format!(
-                "Resources whose text contains one of this segment's keywords as whole words (segment rules {}).",
-                method.segments.version
-            ),
-            ids,
-        });
-    }
-    (out, facets)
-}
-
-fn ids_where(index: &Index, keep: impl Fn(&Entry) -> bool) -> Vec<usize> {
-    index.entries.iter().enumerate().filter(|(_, e)| keep(e)).map(|(i, _)| i).collect()
-}
-
 /// A page to render: kept as data so that pages render in parallel.
 enum Job<'a> {
     Home,
@@ -320,8 +196,7 @@ impl Job<'_> {
             Job::Home => "index.html".into(),
             Job::Search => "search/index.html".into(),
             Job::Explore => "explore/index.html".into(),
-            Job::ListPage { listing, page: 1 } => format!("{}/index.html", listing.dir),
-            Job::ListPage { listing, page } => format!("{}/page/{page}/index.html", listing.dir),
+            Job::ListPage { listing, page } => urls::page_file(&urls::listing_page_dir(&listing.dir, *page)),
             Job::Resource(id) => format!("r/{}/index.html", index.entries[*id].slug()),
             Job::Method => "method/index.html".into(),
             Job::Corrections => "corrections/index.html".into(),
@@ -412,13 +287,7 @@ fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sin
                 }
                 Job::ListPage { listing, page } => {
                     let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
-                    let href = |n: usize| {
-                        if n == 1 {
-                            format!("/{date}/{}/", listing.dir)
-                        } else {
-                            format!("/{date}/{}/page/{n}/", listing.dir)
-                        }
-                    };
+                    let href = |n: usize| urls::in_snapshot(date, &urls::listing_page_dir(&listing.dir, n));
                     let start = (page - 1) * PAGE_SIZE;
                     let ids = &listing.ids[start.min(listing.ids.len())..(start + PAGE_SIZE).min(listing.ids.len())];
                     let p = pages::ListPage {

@@ -13,6 +13,7 @@ use crate::explore::EXPLORE_VERSION;
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
+use crate::site::facets::{Facet, Facets};
 use crate::site::paths::link_target;
 use crate::terminal::clip;
 
@@ -132,19 +133,6 @@ pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
         price: usd(e.min_price_usd),
         networks: e.networks.join(", "),
     }
-}
-
-pub struct Facet {
-    pub href: String,
-    pub label: String,
-    pub count: usize,
-}
-
-pub struct Facets {
-    pub networks: Vec<Facet>,
-    pub prices: Vec<Facet>,
-    pub segments: Vec<Facet>,
-    pub segment_version: String,
 }
 
 pub struct Pager {
