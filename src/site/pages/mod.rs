@@ -19,9 +19,9 @@ use crate::terminal::clip;
 
 /// Rows per browse page.
 pub const PAGE_SIZE: usize = 50;
-const METHOD_MD: &str = include_str!("../../content/method.md");
-const CORRECTIONS_MD: &str = include_str!("../../content/corrections.md");
-const EXPLORE_MD: &str = include_str!("../../content/explore.md");
+const METHOD_MD: &str = include_str!("../../../content/method.md");
+const CORRECTIONS_MD: &str = include_str!("../../../content/corrections.md");
+const EXPLORE_MD: &str = include_str!("../../../content/explore.md");
 
 /// What every page of a snapshot shows around its content.
 pub struct Chrome {
