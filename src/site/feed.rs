@@ -9,9 +9,11 @@ use std::fmt::Write;
 
 use super::agents::xml_text;
 use super::history::{Comparison, Timeline};
+use crate::error::Error;
 use crate::method::answer::page_url;
 use crate::method::index::Index;
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
+use crate::site::context::SnapshotContext;
 use crate::site::urls;
 
 /// Entries a feed carries at most, in browse order: a reader's feed stays small; the
@@ -20,6 +22,12 @@ pub const FEED_ENTRIES: usize = 500;
 
 /// The file's name in the snapshot's folder.
 pub const FEED_FILE: &str = "feed.xml";
+
+/// The snapshot's feed, as its folder's [`FEED_FILE`].
+pub fn write_feed(cx: &SnapshotContext) -> Result<(), Error> {
+    let feed = atom_feed(cx.index, cx.method, cx.timeline, cx.new_ids());
+    (cx.sink)(vec![(FEED_FILE.to_owned(), feed.into_bytes())])
+}
 
 /// The feed of `index`'s snapshot; `new_ids` are its new entries (from
 /// [`Timeline::new_ids`]) in browse order.

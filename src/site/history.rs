@@ -141,6 +141,21 @@ impl Timeline {
     }
 }
 
+/// How many resources are new since the previous snapshot (same method version), as
+/// the snapshot's home page says it.
+pub struct NewSince {
+    pub previous: String,
+    pub previous_complete: bool,
+    pub count: usize,
+}
+
+impl NewSince {
+    /// `new_ids` new since `previous` ([`Timeline::new_ids`]).
+    pub fn of(previous: &Past, new_ids: &[usize]) -> NewSince {
+        NewSince { previous: previous.date.clone(), previous_complete: previous.complete, count: new_ids.len() }
+    }
+}
+
 fn stem(path: &Path) -> Option<&str> {
     path.file_stem().and_then(|s| s.to_str())
 }
