@@ -15,7 +15,6 @@ pub mod mcp;
 pub mod method;
 pub mod serve;
 pub mod site;
-pub mod terminal;
 pub mod timings;
 
 pub use error::Error;

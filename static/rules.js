@@ -2,7 +2,7 @@
 // Do not edit: X402DIR_BLESS=1 cargo test composer_rules regenerates it.
 export const METHOD_VERSION = "1.0.0"; // method::DISCOVERY_METHOD_VERSION
 export const EXPLORE_VERSION = "1.0.0"; // explore::EXPLORE_VERSION
-export const API_VERSION = 3; // site::shards::API_VERSION
+export const API_VERSION = 3; // site::api::method::API_VERSION
 export const MIN_TOKEN_CHARS = 2; // method::query::MIN_TOKEN_CHARS
 export const MAX_TOKENS = 8; // method::query::MAX_TOKENS
 export const DEFAULT_LIMIT = 10; // method::query::DEFAULT_LIMIT
@@ -17,5 +17,5 @@ export const RULE_MAX_PRICE = "lowest USD-stablecoin price at most {max_price} p
 export const RULE_NETWORK = "accepts payment on network {network}"; // method::answer::RULE_NETWORK
 export const RULE_ORDER = "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), then resource URL; first {limit} returned"; // method::answer::RULE_ORDER
 export const RULE_JOINED_BY = "; "; // method::answer::RULE_JOINED_BY
-export const NETWORK_KEY = "@network:{network}"; // site::shards::network_key
-export const TOKEN_FILE_MAX_BYTES = 64; // site::shards::token_file
+export const NETWORK_KEY = "@network:{network}"; // method::names::network_key
+export const TOKEN_FILE_MAX_BYTES = 64; // method::names::token_file

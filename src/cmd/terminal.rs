@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use x402dir::explore::answer::ExploreAnswer;
 use x402dir::method::answer::Answer;
-use x402dir::terminal::clip;
+use x402dir::method::view::clip;
 
 /// Replaces control characters (C0, DEL, C1) and bidi/zero-width format characters
 /// with U+FFFD, so foreign text cannot move the cursor or reorder a line.

@@ -9,6 +9,7 @@ use super::vectors::VectorTable;
 use super::{Explore, EXPLORE_VERSION, LIST_DEPTH};
 use crate::method::answer::{method_ref, RuleRef, SnapshotRef};
 use crate::method::index::Index;
+use crate::method::names;
 use crate::method::view::{Fields, Listing};
 use crate::method::{Method, SOURCE_LIMITS};
 
@@ -85,7 +86,7 @@ pub fn explore_ref(method: &Method) -> RuleRef {
     RuleRef {
         name: "x402dir explore",
         version: EXPLORE_VERSION,
-        url: format!("{}/explore/{}/", method.site.base_url, EXPLORE_VERSION),
+        url: names::absolute(&method.site.base_url, &names::explore_method_page(EXPLORE_VERSION)),
     }
 }
 

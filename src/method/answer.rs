@@ -6,6 +6,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use super::index::{Entry, Index};
+use super::names;
 use super::normalise::contains_word;
 use super::query::{tokenise, Filters, Tokens};
 use super::view::{Fields, Listing};
@@ -197,18 +198,13 @@ pub fn method_ref(method: &Method) -> RuleRef {
     RuleRef {
         name: "x402dir directory method",
         version: DISCOVERY_METHOD_VERSION,
-        url: format!("{}/method/{}/", method.site.base_url, DISCOVERY_METHOD_VERSION),
+        url: names::absolute(&method.site.base_url, &names::method_page()),
     }
 }
 
 /// A result row for an entry.
 pub fn row<'a>(e: &'a Entry, match_score: u32, index: &Index, method: &Method) -> Row<'a> {
     Row { listing: Listing::of(e, index, method), match_score }
-}
-
-/// The address of an entry's page on the published site.
-pub fn page_url(method: &Method, index: &Index, e: &Entry) -> String {
-    format!("{}/{}/r/{}/", method.site.base_url, index.header.date, e.slug())
 }
 
 /// The rule's wording, one part for each thing the answer did, joined by

@@ -9,6 +9,7 @@ use time::Date;
 
 use super::assets::Decimal;
 use super::figures::{figures, Figures};
+use super::names::{host_of, resource_slug};
 use super::normalise::{append_fields, normalise_fields};
 use super::ownership::{self, is_owners, Claim, Ledger, Standing};
 use super::rank::RankKey;
@@ -18,7 +19,6 @@ use crate::catalogue::model::Rejection;
 use crate::catalogue::model::Resource;
 use crate::catalogue::snapshot::{parse_date, read_in_batches, Header, Item, Snapshot};
 use crate::error::Error;
-use crate::site::paths::{host_of, resource_slug};
 use crate::timings::phase;
 
 /// One resource as the method sees it.

@@ -6,6 +6,7 @@ pub mod assets;
 pub mod corrections;
 pub mod figures;
 pub mod index;
+pub mod names;
 pub mod normalise;
 pub mod ownership;
 pub mod query;

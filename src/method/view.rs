@@ -9,10 +9,10 @@
 
 use serde::ser::SerializeStruct;
 
-use super::answer::page_url;
 use super::assets::Decimal;
 use super::figures::Figures;
 use super::index::{Entry, Index, Price};
+use super::names;
 use super::screen::Withheld;
 use super::Method;
 
@@ -98,5 +98,20 @@ impl<'a> Listing<'a> {
             Fields::All => 13,
             Fields::WithoutPricesAndSegments => 11,
         }
+    }
+}
+
+/// The absolute address of an entry's page on the published site.
+pub fn page_url(method: &Method, index: &Index, e: &Entry) -> String {
+    names::absolute(&method.site.base_url, &names::resource_page(&index.header.date, &e.slug()))
+}
+
+/// `text` cut to at most `max` characters, the last being `…` when cut: a description
+/// shortened for a row of a table (the site's result rows, the terminal's).
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(max - 1).collect::<String>())
     }
 }

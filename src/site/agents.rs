@@ -6,6 +6,7 @@
 //! telling an agent where the JSON is and how to read it.
 
 use crate::explore::EXPLORE_VERSION;
+use crate::method::names;
 use crate::method::DISCOVERY_METHOD_VERSION;
 
 /// The sitemap protocol allows 50,000 addresses a file.
@@ -79,8 +80,7 @@ pub fn site_sitemap(base_url: &str) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    for path in ["/".to_owned(), format!("/method/{DISCOVERY_METHOD_VERSION}/"), format!("/explore/{EXPLORE_VERSION}/")]
-    {
+    for path in ["/".to_owned(), names::method_page(), names::explore_method_page(EXPLORE_VERSION)] {
         xml.push_str(&format!("<url><loc>{}</loc></url>\n", xml_text(&format!("{base_url}{path}"))));
     }
     xml.push_str("</urlset>\n");
@@ -124,7 +124,7 @@ exactly this and agrees with the command-line answer byte for byte.
 
 ## The rule and the schemas
 
-- [Discovery method {DISCOVERY_METHOD_VERSION}]({base_url}/method/{DISCOVERY_METHOD_VERSION}/): \
+- [Discovery method {DISCOVERY_METHOD_VERSION}]({base_url}{method_page}): \
 whole-word matching, no stemming; order by words matched in the description, then distinct \
 paying addresses, then paid calls, then URL.
 - [Answer schema]({base_url}/schema/answer.schema.json), \
@@ -136,7 +136,7 @@ what was held out, withheld or overruled, and why.
 
 ## Optional
 
-- [Explore {EXPLORE_VERSION}]({base_url}/explore/{EXPLORE_VERSION}/): a separately versioned \
+- [Explore {EXPLORE_VERSION}]({base_url}{explore_page}): a separately versioned \
 ranking for paraphrased questions (BM25 and word vectors); its answers say they are not the \
 method's answer ([schema]({base_url}/schema/explore-answer.schema.json)).
 - [New since the previous snapshot]({base_url}/{latest}/feed.xml): an Atom feed of the resources \
@@ -148,6 +148,8 @@ max_price, network, limit).
 - Older snapshots: {older}.
 ",
         older = if older.is_empty() { "none".to_owned() } else { older.join(", ") },
+        method_page = names::method_page(),
+        explore_page = names::explore_method_page(EXPLORE_VERSION),
     )
 }
 

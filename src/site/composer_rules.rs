@@ -11,10 +11,11 @@
 
 use serde_json::{json, Value};
 
-use super::shards::{network_key, token_file, API_VERSION};
+use super::api::method::API_VERSION;
 use crate::explore::EXPLORE_VERSION;
 use crate::method::answer::{RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS, RULE_ORDER, RULE_TOKENS};
 use crate::method::assets::{MAX_DECIMALS, MAX_DIGITS};
+use crate::method::names::{network_key, token_file};
 use crate::method::query::{FilterError, DEFAULT_LIMIT, LIMIT_MAX_DIGITS, MAX_LIMIT, MAX_TOKENS, MIN_TOKEN_CHARS};
 use crate::method::DISCOVERY_METHOD_VERSION;
 
@@ -38,7 +39,7 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
     vec![
         ("METHOD_VERSION", json!(DISCOVERY_METHOD_VERSION), "method::DISCOVERY_METHOD_VERSION"),
         ("EXPLORE_VERSION", json!(EXPLORE_VERSION), "explore::EXPLORE_VERSION"),
-        ("API_VERSION", json!(API_VERSION), "site::shards::API_VERSION"),
+        ("API_VERSION", json!(API_VERSION), "site::api::method::API_VERSION"),
         ("MIN_TOKEN_CHARS", json!(MIN_TOKEN_CHARS), "method::query::MIN_TOKEN_CHARS"),
         ("MAX_TOKENS", json!(MAX_TOKENS), "method::query::MAX_TOKENS"),
         ("DEFAULT_LIMIT", json!(DEFAULT_LIMIT), "method::query::DEFAULT_LIMIT"),
@@ -53,8 +54,8 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("RULE_NETWORK", json!(RULE_NETWORK), "method::answer::RULE_NETWORK"),
         ("RULE_ORDER", json!(RULE_ORDER), "method::answer::RULE_ORDER"),
         ("RULE_JOINED_BY", json!(RULE_JOINED_BY), "method::answer::RULE_JOINED_BY"),
-        ("NETWORK_KEY", json!(network_key("{network}")), "site::shards::network_key"),
-        ("TOKEN_FILE_MAX_BYTES", json!(token_file_max_bytes()), "site::shards::token_file"),
+        ("NETWORK_KEY", json!(network_key("{network}")), "method::names::network_key"),
+        ("TOKEN_FILE_MAX_BYTES", json!(token_file_max_bytes()), "method::names::token_file"),
     ]
 }
 

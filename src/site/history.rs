@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::catalogue::snapshot::parse_date;
 use crate::error::Error;
 use crate::method::index::{Entry, Index};
+use crate::method::names::resource_page;
 use crate::method::ownership::history_for;
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
 
@@ -81,7 +82,7 @@ pub enum Comparison<'a> {
     /// The first snapshot: nothing before it.
     First,
     /// The previous snapshot was judged by another method version: its resources and
-    /// these are not comparable (method §3.11).
+    /// these are not comparable (content/method.md#versions).
     OtherVersion(&'a Past),
 }
 
@@ -140,6 +141,21 @@ impl Timeline {
     }
 }
 
+/// How many resources are new since the previous snapshot (same method version), as
+/// the snapshot's home page says it.
+pub struct NewSince {
+    pub previous: String,
+    pub previous_complete: bool,
+    pub count: usize,
+}
+
+impl NewSince {
+    /// `new_ids` new since `previous` ([`Timeline::new_ids`]).
+    pub fn of(previous: &Past, new_ids: &[usize]) -> NewSince {
+        NewSince { previous: previous.date.clone(), previous_complete: previous.complete, count: new_ids.len() }
+    }
+}
+
 fn stem(path: &Path) -> Option<&str> {
     path.file_stem().and_then(|s| s.to_str())
 }
@@ -181,7 +197,7 @@ pub fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Option<His
             let counts = p.counts(url);
             HistoryRow {
                 date: p.date.clone(),
-                page: counts.map(|_| format!("/{}/r/{slug}/", p.date)),
+                page: counts.map(|_| resource_page(&p.date, &slug)),
                 counts,
                 complete: p.complete,
                 current: false,

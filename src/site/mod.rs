@@ -1,74 +1,39 @@
 //! The static site: every snapshot becomes a dated, self-contained folder of pages,
 //! JSON and assets; the root lists the dates and points `latest/` at the newest.
+//!
+//! Here, the build loop: snapshots oldest first, each one's folder made into a staging
+//! folder and swapped in whole. Its writers share a [`context::SnapshotContext`]: the
+//! JSON APIs ([`api`]), the pages ([`pages`]), the feed and the sitemaps ([`agents`]).
+//! [`facets`] says what can be browsed, `method::names` where each page and file lives, and
+//! [`history`] what the snapshots before said.
 
 pub mod agents;
+pub mod api;
 pub mod chars;
 pub mod composer_rules;
-pub mod explore_api;
+pub mod context;
+pub mod facets;
 pub mod feed;
 pub mod history;
 pub mod output;
 pub mod pages;
 pub mod paths;
-pub mod shards;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use askama::Template;
-use rayon::prelude::*;
-use sha2::{Digest, Sha256};
-
-use crate::catalogue::snapshot::parse_date;
 use crate::error::Error;
-use crate::explore::eval::{self, GoldenSet};
+use crate::explore::eval;
 use crate::explore::vectors::VectorTable;
-use crate::explore::{Explore, EXPLORE_VERSION};
-use crate::method::assets::Decimal;
-use crate::method::index::{Entry, Index};
+use crate::explore::Explore;
+use crate::method::index::Index;
 use crate::method::Method;
 use crate::timings::phase;
+use api::Sink;
+use context::SnapshotContext;
 use history::{Past, Timeline};
 use output::Output;
-use pages::{Chrome, Facet, Facets, Pager, PAGE_SIZE};
-use shards::Sink;
-
-/// Files every snapshot folder carries under `static/`.
-const ASSETS: &[(&str, &str)] = &[
-    ("composer.js", include_str!("../../static/composer.js")),
-    ("chars.js", include_str!("../../static/chars.js")),
-    ("rules.js", include_str!("../../static/rules.js")),
-    ("search.js", include_str!("../../static/search.js")),
-    ("explore.js", include_str!("../../static/explore.js")),
-    ("explore-page.js", include_str!("../../static/explore-page.js")),
-    ("style.css", include_str!("../../static/style.css")),
-    ("favicon.svg", include_str!("../../static/favicon.svg")),
-];
-
-/// Published at the site root, under `schema/`.
-const SCHEMAS: &[(&str, &str)] = &[
-    ("answer.schema.json", include_str!("../../content/schema/answer.schema.json")),
-    ("explore-answer.schema.json", include_str!("../../content/schema/explore-answer.schema.json")),
-    ("manifest.schema.json", include_str!("../../content/schema/manifest.schema.json")),
-    ("record.schema.json", include_str!("../../content/schema/record.schema.json")),
-    ("record-block.schema.json", include_str!("../../content/schema/record-block.schema.json")),
-];
-
-/// Price bands for browsing, by lowest USD price per call (upper bounds inclusive).
-const PRICE_BANDS: &[(&str, &str, Option<&str>)] = &[
-    ("free", "Free ($0)", Some("0")),
-    ("up-to-0.001", "Up to $0.001", Some("0.001")),
-    ("up-to-0.01", "Over $0.001, up to $0.01", Some("0.01")),
-    ("up-to-0.1", "Over $0.01, up to $0.10", Some("0.1")),
-    ("up-to-1", "Over $0.10, up to $1", Some("1")),
-    ("over-1", "Over $1", None),
-];
-
-/// The golden snapshot's evaluation page, in its folder.
-const EVALUATION_PAGE: &str = "explore/evaluation/index.html";
-
-/// Pages rendered and written at a time: enough to keep both cores busy.
-const PAGE_BATCH: usize = 1024;
+use pages::evaluation::Measured;
 
 #[derive(Debug, Clone)]
 pub struct BuiltSnapshot {
@@ -111,12 +76,12 @@ pub fn build_limited(
             timeline.push(Past::of(path, &index));
         }
     }
-    write_root(&output, method)?;
+    pages::root::write_root(&output, method)?;
     Ok(built)
 }
 
 /// Indexes `snapshots`, each judged with the snapshots stored before it as history
-/// (ownership is decided across snapshots, SPEC §4).
+/// (ownership is decided across snapshots: content/method.md#duplicates).
 pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Vec<Index>, Error> {
     snapshots.iter().map(|path| Index::read(path, method)).collect()
 }
@@ -175,368 +140,36 @@ fn swap_in(
     Ok(written.into_inner())
 }
 
-/// The HTML of a rendered template. The templates are written compact (one tag to a
-/// line, no indentation), so pages go out as rendered: minifying them (minify-html)
-/// saved 6 % of a resource page's compressed bytes and was 40 % of the build's time.
-fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
-    page.render().map(String::into_bytes).map_err(|e| Error::Refused(format!("template failed: {e}")))
-}
-
-const GOLDEN_RULES: &str = include_str!("../../content/explore/golden/RULES.md");
-
-/// Folder name for a network: its id with anything but letters, digits and '-'
-/// replaced, plus a hash when that changed it (ids come from the catalogue).
-pub fn network_slug(id: &str) -> String {
-    let clean: String =
-        id.chars().take(60).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
-    if clean == id.replace(':', "-") && !clean.is_empty() && !clean.starts_with('-') {
-        clean
-    } else {
-        let hash: String = Sha256::digest(id.as_bytes()).iter().take(4).map(|b| format!("{b:02x}")).collect();
-        format!("n-{}-{hash}", clean.trim_matches('-'))
-    }
-}
-
-fn price_band(p: Option<Decimal>) -> Option<&'static str> {
-    let p = p?;
-    for (slug, _, upper) in PRICE_BANDS {
-        match upper {
-            Some(u) if p.cmp_exact(&Decimal::parse(u).expect("band bounds parse")).is_le() => return Some(slug),
-            None => return Some(slug),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// A browsable subset of the entries (all of them, or one facet value).
-struct Listing {
-    dir: String,
-    heading: String,
-    intro: String,
-    ids: Vec<usize>,
-}
-
-fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>) -> (Vec<Listing>, Facets) {
-    let all: Vec<usize> = (0..index.entries.len()).collect();
-    let mut out = vec![Listing {
-        dir: "browse".into(),
-        heading: "All resources".into(),
-        intro: "Every ranked resource of this snapshot, in browse order: distinct paying addresses, then paid calls, then URL.".into(),
-        ids: all,
-    }];
-    if let Some((previous, ids)) = new {
-        out.push(Listing {
-            dir: "new".into(),
-            heading: format!("New since the snapshot of {previous}"),
-            intro: format!(
-                "Resources ranked in this snapshot that the snapshot of {previous} did not rank, in browse order \
-                 (also as an Atom feed: feed.xml in this snapshot's folder)."
-            ),
-            ids,
-        });
-    }
-    let date = &index.header.date;
-    let mut facets =
-        Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
-
-    let mut networks: Vec<&str> = index.entries.iter().flat_map(|e| e.networks.iter().map(String::as_str)).collect();
-    networks.sort_unstable();
-    networks.dedup();
-    for n in networks {
-        let ids = ids_where(index, |e| e.networks.iter().any(|x| x == n));
-        let dir = format!("network/{}", network_slug(n));
-        facets.networks.push(Facet { href: format!("/{date}/{dir}/"), label: n.to_owned(), count: ids.len() });
-        out.push(Listing {
-            dir,
-            heading: format!("Accepts payment on {n}"),
-            intro: format!("Resources that list {n} among their payment options."),
-            ids,
-        });
-    }
-    for (slug, label, _) in PRICE_BANDS {
-        let ids = ids_where(index, |e| price_band(e.min_price_usd) == Some(*slug));
-        let dir = format!("price/{slug}");
-        facets.prices.push(Facet { href: format!("/{date}/{dir}/"), label: (*label).to_owned(), count: ids.len() });
-        out.push(Listing {
-            dir,
-            heading: format!("Lowest USD price: {label}"),
-            intro: "By the lowest price asked in a known mainnet USD stablecoin.".into(),
-            ids,
-        });
-    }
-    let ids = ids_where(index, |e| e.min_price_usd.is_none());
-    facets.prices.push(Facet {
-        href: format!("/{date}/price/no-usd-price/"),
-        label: "No USD price readable".into(),
-        count: ids.len(),
-    });
-    out.push(Listing {
-        dir: "price/no-usd-price".into(),
-        heading: "No USD price readable".into(),
-        intro: "Resources priced only in test-network tokens or unknown assets, or with no readable amount.".into(),
-        ids,
-    });
-    for s in &method.segments.segments {
-        let ids = ids_where(index, |e| e.segments.contains(&s.id));
-        let dir = format!("segment/{}", s.id);
-        facets.segments.push(Facet { href: format!("/{date}/{dir}/"), label: s.label.clone(), count: ids.len() });
-        out.push(Listing {
-            dir,
-            heading: format!("Segment: {}", s.label),
-            intro: format!(
-                "Resources whose text contains one of this segment's keywords as whole words (segment rules {}).",
-                method.segments.version
-            ),
-            ids,
-        });
-    }
-    (out, facets)
-}
-
-fn ids_where(index: &Index, keep: impl Fn(&Entry) -> bool) -> Vec<usize> {
-    index.entries.iter().enumerate().filter(|(_, e)| keep(e)).map(|(i, _)| i).collect()
-}
-
-/// A page to render: kept as data so that pages render in parallel.
-enum Job<'a> {
-    Home,
-    Search,
-    Explore,
-    ListPage { listing: &'a Listing, page: usize },
-    Resource(usize),
-    Method,
-    Corrections,
-    Report,
-}
-
-impl Job<'_> {
-    /// The page's file, relative to the snapshot's folder.
-    fn path(&self, index: &Index) -> String {
-        match self {
-            Job::Home => "index.html".into(),
-            Job::Search => "search/index.html".into(),
-            Job::Explore => "explore/index.html".into(),
-            Job::ListPage { listing, page: 1 } => format!("{}/index.html", listing.dir),
-            Job::ListPage { listing, page } => format!("{}/page/{page}/index.html", listing.dir),
-            Job::Resource(id) => format!("r/{}/index.html", index.entries[*id].slug()),
-            Job::Method => "method/index.html".into(),
-            Job::Corrections => "corrections/index.html".into(),
-            Job::Report => "report/index.html".into(),
-        }
-    }
-}
-
 /// Makes every file of one snapshot's folder and hands them to `sink` in batches.
 fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sink) -> Result<(), Error> {
-    let chrome = Chrome::for_index(index);
-    let new_ids = timeline.new_ids(index);
-    let new_since = match (timeline.comparison(), &new_ids) {
-        (history::Comparison::With(previous), Some(ids)) => Some(pages::NewSince {
-            previous: previous.date.clone(),
-            previous_complete: previous.complete,
-            count: ids.len(),
-        }),
-        _ => None,
-    };
-    let feed = feed::atom_feed(index, method, timeline, new_ids.as_deref());
-    let (lists, facets) = listings(index, method, new_since.as_ref().map(|n| n.previous.as_str()).zip(new_ids));
-    let networks: Vec<String> = facets.networks.iter().map(|f| f.label.clone()).collect();
-    let date = &index.header.date;
-    let mut jobs = vec![Job::Home, Job::Search, Job::Explore, Job::Method, Job::Corrections, Job::Report];
-    for l in &lists {
-        let pages = l.ids.len().div_ceil(PAGE_SIZE).max(1);
-        jobs.extend((1..=pages).map(|page| Job::ListPage { listing: l, page }));
-    }
-    jobs.extend((0..index.entries.len()).map(Job::Resource));
-
-    let table = VectorTable::embedded();
-    let explore = phase("explore index", || Explore::build(index, table));
-    // The golden set is labelled on one snapshot: its folder carries the evaluation.
-    let golden = GoldenSet::embedded()?;
-    let evaluation = if golden.snapshot == *date {
-        Some(eval::evaluate_with(&golden, index, method, table, &explore)?)
-    } else {
-        None
-    };
-    let api = format!("/{date}/api/");
-    let search_action = format!("/{date}/search/");
-    let rows_of = |ids: &[usize]| -> Vec<pages::TableRow> {
-        ids.iter().map(|&i| pages::table_row(i + 1, &index.entries[i], index)).collect()
-    };
-    let render = |job: &Job| -> Result<(String, Vec<u8>), Error> {
-        Ok((
-            job.path(index),
-            match job {
-                Job::Home => {
-                    let ids: Vec<usize> = (0..index.entries.len().min(PAGE_SIZE)).collect();
-                    let page = pages::HomePage {
-                        c: &chrome,
-                        entries: index.entries.len(),
-                        rows: rows_of(&ids),
-                        caption: format!(
-                            "The first {} of {} resources, in browse order",
-                            ids.len(),
-                            index.entries.len()
-                        ),
-                        facets: &facets,
-                        api: api.clone(),
-                        search_action: search_action.clone(),
-                        networks: &networks,
-                        new_since: new_since.as_ref(),
-                    };
-                    html(&page)?
-                }
-                Job::Search => {
-                    let page = pages::SearchPage {
-                        c: &chrome,
-                        api: api.clone(),
-                        search_action: search_action.clone(),
-                        networks: &networks,
-                    };
-                    html(&page)?
-                }
-                Job::Explore => {
-                    let page = pages::ExplorePage {
-                        c: &chrome,
-                        api: api.clone(),
-                        action: format!("/{date}/explore/"),
-                        explore_path: pages::explore_path(),
-                        explore_version: EXPLORE_VERSION,
-                        evaluation: evaluation.as_ref().map(|_| format!("/{date}/explore/evaluation/")),
-                    };
-                    html(&page)?
-                }
-                Job::ListPage { listing, page } => {
-                    let pages = listing.ids.len().div_ceil(PAGE_SIZE).max(1);
-                    let href = |n: usize| {
-                        if n == 1 {
-                            format!("/{date}/{}/", listing.dir)
-                        } else {
-                            format!("/{date}/{}/page/{n}/", listing.dir)
-                        }
-                    };
-                    let start = (page - 1) * PAGE_SIZE;
-                    let ids = &listing.ids[start.min(listing.ids.len())..(start + PAGE_SIZE).min(listing.ids.len())];
-                    let p = pages::ListPage {
-                        c: &chrome,
-                        heading: listing.heading.clone(),
-                        intro: format!("{} {} resources.", listing.intro, listing.ids.len()),
-                        caption: format!(
-                            "{} to {} of {}",
-                            start + 1.min(ids.len()),
-                            start + ids.len(),
-                            listing.ids.len()
-                        ),
-                        rows: rows_of(ids),
-                        pager: Pager {
-                            page: *page,
-                            pages,
-                            prev: (*page > 1).then(|| href(page - 1)),
-                            next: (*page < pages).then(|| href(page + 1)),
-                        },
-                        facets: &facets,
-                    };
-                    html(&p)?
-                }
-                Job::Resource(id) => {
-                    let e = &index.entries[*id];
-                    let page = pages::ResourcePage {
-                        c: &chrome,
-                        r: pages::resource_view(*id, e, index, method),
-                        history: history::history_view(timeline, index, e),
-                    };
-                    html(&page)?
-                }
-                Job::Method => html(&pages::method_page(&chrome))?,
-                Job::Corrections => html(&pages::corrections_page(&chrome, method))?,
-                Job::Report => html(&pages::report_page(&chrome, index))?,
-            },
-        ))
-    };
-    // The explore index goes out first and is then let go: at a million listings it is
-    // half a gigabyte that the pages and the method API do not need.
-    phase("explore API files", || explore_api::write_api_files(&explore, index, method, table, sink))?;
-    let mut files = vec![(feed::FEED_FILE.to_owned(), feed.into_bytes())];
-    if let Some(e) = &evaluation {
-        let ivf = &explore.dense.ivf;
-        files.push((EVALUATION_PAGE.into(), html(&pages::evaluation_page(&chrome, e, ivf.nprobe, ivf.lists.len()))?));
-        let json = serde_json::to_vec_pretty(e).expect("evaluations serialise");
-        files.push(("api/explore/evaluation.json".into(), json));
-    }
-    sink(files)?;
-    drop(explore);
-    phase("render and write pages", || {
-        jobs.chunks(PAGE_BATCH).try_for_each(|chunk| sink(chunk.par_iter().map(render).collect::<Result<_, _>>()?))
-    })?;
-    let evaluation_page = evaluation.as_ref().map(|_| EVALUATION_PAGE.to_owned());
-    let page_paths = jobs.iter().map(|job| job.path(index)).chain(evaluation_page);
-    sink(agents::snapshot_sitemaps(&method.site.base_url, date, page_paths))?;
-    phase("method API files", || shards::write_api_files(index, method, sink))?;
-    sink(ASSETS.iter().map(|(name, text)| (format!("static/{name}"), text.as_bytes().to_vec())).collect())
+    let cx = SnapshotContext::new(index, method, timeline, sink)?;
+    let measured = write_explore(&cx)?;
+    feed::write_feed(&cx)?;
+    let pages = pages::snapshot_pages(&cx, measured.as_ref());
+    phase("render and write pages", || pages::write_pages(&cx, &pages))?;
+    sink(agents::snapshot_sitemaps(&method.site.base_url, cx.date, pages.iter().map(|page| page.file(&cx))))?;
+    phase("method API files", || api::method::write_api_files(index, method, sink))?;
+    pages::write_assets(&cx)
 }
 
-/// Root files: the list of dates, the versioned method page, JSON Schemas, the
-/// `latest/` rewrite for Netlify (`_redirects`, read from the published folder), and
-/// what crawlers and agents read first (`robots.txt`, sitemaps, `llms.txt`).
-fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
-    let mut dates = Vec::new();
-    for entry in fs::read_dir(output.root()).map_err(|e| Error::io(output.root(), e))? {
-        let entry = entry.map_err(|e| Error::io(output.root(), e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if parse_date(&name).is_ok() && entry.path().join("api/manifest.json").is_file() {
-            dates.push(name);
-        }
+/// Builds the explore index, evaluates the golden set on it when this is its snapshot,
+/// and writes the explore API. The index goes out first and is then let go: at a
+/// million listings it is half a gigabyte that the pages and the method API do not need.
+fn write_explore(cx: &SnapshotContext) -> Result<Option<Measured>, Error> {
+    let (index, method) = (cx.index, cx.method);
+    let table = VectorTable::embedded();
+    let explore = phase("explore index", || Explore::build(index, table));
+    let measured = match &cx.golden {
+        Some(golden) => Some(Measured {
+            evaluation: eval::evaluate_with(golden, index, method, table, &explore)?,
+            nprobe: explore.dense.ivf.nprobe,
+            lists: explore.dense.ivf.lists.len(),
+        }),
+        None => None,
+    };
+    phase("explore API files", || api::explore::write_api_files(&explore, index, method, table, cx.sink))?;
+    if let Some(m) = &measured {
+        (cx.sink)(vec![api::explore::evaluation_file(&m.evaluation)])?;
     }
-    dates.sort_unstable_by(|a, b| b.cmp(a));
-    let Some(latest) = dates.first() else { return Ok(()) };
-    let mut links = Vec::new();
-    for d in &dates {
-        let path = output.path(&format!("{d}/api/manifest.json"))?;
-        let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
-            .map_err(|e| Error::input(&path, e.to_string()))?;
-        links.push(pages::DateLink {
-            date: d.clone(),
-            entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
-            complete: manifest["snapshot"]["complete"].as_bool().unwrap_or(false),
-        });
-    }
-    // The root pages borrow the newest snapshot's stylesheet.
-    let chrome = Chrome::outside(latest);
-    let golden = GoldenSet::embedded()?.snapshot;
-    let evaluation = output
-        .path(&format!("{golden}/explore/evaluation/index.html"))?
-        .is_file()
-        .then(|| format!("/{golden}/explore/evaluation/"));
-    output.write("index.html", &html(&pages::RootPage { c: &chrome, dates: links, evaluation })?)?;
-    output.write(
-        &format!("{}index.html", pages::method_path().trim_start_matches('/')),
-        &html(&pages::method_page(&chrome))?,
-    )?;
-    let explore_dir = pages::explore_path().trim_start_matches('/').to_owned();
-    output.write(&format!("{explore_dir}index.html"), &html(&pages::explore_method_page(&chrome))?)?;
-    output.write(&format!("{explore_dir}golden/RULES.md"), GOLDEN_RULES.as_bytes())?;
-    output.write(&format!("{explore_dir}golden/golden.json"), eval::GOLDEN.as_bytes())?;
-    for (name, text) in SCHEMAS {
-        output.write(&format!("schema/{name}"), text.as_bytes())?;
-    }
-    output.write("_redirects", format!("/latest /{latest}/ 302\n/latest/* /{latest}/:splat 200\n").as_bytes())?;
-    let base_url = &method.site.base_url;
-    let mut sitemaps = Vec::new();
-    for d in &dates {
-        let folder = output.path(d)?;
-        let mut files: Vec<String> = fs::read_dir(&folder)
-            .map_err(|e| Error::io(&folder, e))?
-            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-            .filter(|name| name.starts_with("sitemap-") && name.ends_with(".xml"))
-            .collect();
-        // sitemap-2 before sitemap-10.
-        files.sort_by_key(|name| (name.len(), name.clone()));
-        sitemaps.push((d.clone(), files));
-    }
-    output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
-    output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
-    output.write("robots.txt", agents::robots(base_url).as_bytes())?;
-    output.write("llms.txt", agents::llms_txt(base_url, latest, &dates).as_bytes())?;
-    Ok(())
+    Ok(measured)
 }

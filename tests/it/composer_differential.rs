@@ -13,7 +13,7 @@ use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
-use x402dir::site::{self, shards};
+use x402dir::site::{self, api::method as shards};
 
 const NOISE: &[&str] = &[" ", "  ", "-", "/", ".", "!?", "🚀", "→", "\u{200B}", "_", "’", ",", "\t"];
 const ODD: &[&str] = &[

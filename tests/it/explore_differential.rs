@@ -79,7 +79,7 @@ fn with_synthetic_counters(dir: &Path) -> std::path::PathBuf {
     snap.header.notes.push("synthetic counters for tests: derived from each URL, not observed".into());
     for item in &mut snap.items {
         let url = item["resource"].as_str().unwrap_or("").to_owned();
-        let h = x402dir::site::shards::fnv1a32(&url) as u64;
+        let h = x402dir::hash::fnv1a32(&url) as u64;
         if h % 5 != 0 {
             item["quality"] = json!({
                 "l30DaysUniquePayers": h % 40,

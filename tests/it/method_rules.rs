@@ -9,8 +9,8 @@ use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
 
-fn urls(a: &x402dir::method::answer::Answer) -> Vec<&str> {
-    a.data.iter().map(|r| r.resource.as_str()).collect()
+fn urls<'a>(a: &'a x402dir::method::answer::Answer) -> Vec<&'a str> {
+    a.data.iter().map(|r| r.listing.resource).collect()
 }
 
 fn index(items: Vec<Value>) -> Index {

@@ -12,8 +12,9 @@ use x402dir::explore::answer::explore;
 use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::Explore;
 use x402dir::method::index::Index;
+use x402dir::method::names;
 use x402dir::method::Method;
-use x402dir::site::{self, shards};
+use x402dir::site::{self, api::method as shards};
 
 /// Every file under `root`, by path relative to it, with its bytes.
 fn files_under(root: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -103,7 +104,7 @@ fn mini_site_api_matches_hand_worked_expectations() {
     assert_eq!(manifest["counts"], json!({"entries": 3, "withheld": 1, "quarantined": 0, "rejected": 0}));
     let buckets = manifest["shards"]["buckets"].as_u64().unwrap() as u32;
     let posting = |key: &str| -> Value {
-        let shard = json_file(&api.join(format!("shards/{}.json", shards::fnv1a32(key) % buckets)));
+        let shard = json_file(&api.join(format!("shards/{}.json", names::bucket(key, buckets as usize))));
         shard[key].clone()
     };
     assert_eq!(posting("weather"), json!([1, 2]));
@@ -167,7 +168,7 @@ fn single_token_answers_equal_the_cli_answer() {
     for (date, token) in
         [("2025-12-31", "weather"), ("2025-12-31", "twitter"), ("2026-08-20", "ethereum"), ("2025-12-18", "image")]
     {
-        let file = json_file(&out.join(format!("{date}/api/q/{}.json", shards::token_file(token))));
+        let file = json_file(&out.join(format!("{date}/api/q/{}.json", names::token_file(token))));
         let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
             .args(["query", "--json", "--snapshot", &format!("content/snapshots/{date}.json"), token])
             .current_dir(repo_root())

@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::shards::{fnv1a32, Sink};
 use crate::explore::answer::{explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_EMPTY};
 use crate::explore::dense::ByteVector;
+use crate::explore::eval::Evaluation;
 use crate::explore::fuse::{PRIOR_WEIGHT, RRF_K};
 use crate::explore::vectors::{VectorTable, DIMS, PROVENANCE};
 use crate::explore::words::stopwords;
@@ -24,6 +24,10 @@ use crate::method::answer::method_ref;
 use crate::method::index::Index;
 use crate::method::Method;
 use crate::Error;
+
+use super::method::RECORD_BLOCK;
+use super::{to_bytes, Sink};
+use crate::method::names::bucket;
 
 /// Ids per facts file.
 pub const FACTS_BLOCK: usize = 1024;
@@ -59,27 +63,12 @@ fn buckets_for(bytes: usize) -> usize {
     (bytes / TARGET_SHARD_BYTES).max(1).next_power_of_two()
 }
 
-fn to_bytes(v: &impl serde::Serialize) -> Vec<u8> {
-    serde_json::to_vec(v).expect("API values serialise")
-}
-
 /// The vector table's checksum as its provenance records it.
 fn table_sha256() -> Value {
     serde_json::from_str::<Value>(PROVENANCE)
         .ok()
         .and_then(|p| p.pointer("/files_sha256/vectors.i8").cloned())
         .unwrap_or(Value::Null)
-}
-
-/// All explore API files, collected (for tests and small sites).
-pub fn api_files(explore: &Explore, index: &Index, method: &Method, table: &VectorTable) -> Vec<(String, Vec<u8>)> {
-    let all = std::sync::Mutex::new(Vec::new());
-    write_api_files(explore, index, method, table, &|batch| {
-        all.lock().expect("not poisoned").extend(batch);
-        Ok(())
-    })
-    .expect("collecting cannot fail");
-    all.into_inner().expect("not poisoned")
 }
 
 /// Makes every explore API file and hands them to `sink` section by section (the term
@@ -91,40 +80,65 @@ pub fn write_api_files(
     table: &VectorTable,
     sink: Sink,
 ) -> Result<(), Error> {
-    let mut files = Vec::new();
+    let term_buckets = write_terms(explore, sink)?;
+    let word_buckets = write_words(explore, table, sink)?;
+    write_ivf(explore, sink)?;
+    write_facts(explore, sink)?;
+    let manifest = manifest(explore, index, method, term_buckets, word_buckets);
+    sink(vec![("api/explore/manifest.json".into(), to_bytes(&manifest))])
+}
 
+/// Files handed to the sink at a time where a section has many.
+const BUCKETS_PER_BATCH: usize = 256;
+
+/// The BM25 postings, `terms/{bucket}.json`, `term -> [id, weight, …]`. Returns the
+/// bucket count.
+fn write_terms(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     let term_bytes: usize = explore.bm25.postings.iter().map(|(t, p)| t.len() + 8 + p.len() * 10).sum();
     let term_buckets = buckets_for(term_bytes);
     // Terms are grouped by bucket first and each bucket's lists copied out only as its
     // file is made, so no second copy of every list is held.
     let mut by_bucket: Vec<Vec<&str>> = vec![Vec::new(); term_buckets];
     for term in explore.bm25.postings.keys() {
-        by_bucket[fnv1a32(term) as usize % term_buckets].push(term);
+        by_bucket[bucket(term, term_buckets)].push(term);
     }
     for (start, buckets) in by_bucket.chunks(BUCKETS_PER_BATCH).enumerate() {
-        files.extend(buckets.iter().enumerate().map(|(i, terms)| {
-            let shard: BTreeMap<&str, Vec<u32>> = terms
+        sink(
+            buckets
                 .iter()
-                .map(|&t| (t, explore.bm25.postings[t].iter().flat_map(|p| [p.id, p.weight]).collect()))
-                .collect();
-            (format!("api/explore/terms/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(&shard))
-        }));
-        sink(std::mem::take(&mut files))?;
+                .enumerate()
+                .map(|(i, terms)| {
+                    let shard: BTreeMap<&str, Vec<u32>> = terms
+                        .iter()
+                        .map(|&t| (t, explore.bm25.postings[t].iter().flat_map(|p| [p.id, p.weight]).collect()))
+                        .collect();
+                    (format!("api/explore/terms/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(&shard))
+                })
+                .collect(),
+        )?;
     }
+    Ok(term_buckets)
+}
 
+/// Every word of the vector table with its weight and vector, `words/{bucket}.json`.
+/// Returns the bucket count.
+fn write_words(explore: &Explore, table: &VectorTable, sink: Sink) -> Result<usize, Error> {
     let word_buckets = buckets_for(table.len() * (DIMS * 4 / 3 + 24));
     let mut shards: Vec<BTreeMap<&str, Value>> = vec![BTreeMap::new(); word_buckets];
     for (word, row) in table.words() {
-        shards[fnv1a32(word) as usize % word_buckets]
-            .insert(word, json!([explore.dense.weight(word), vector_text(row)]));
+        shards[bucket(word, word_buckets)].insert(word, json!([explore.dense.weight(word), vector_text(row)]));
     }
-    for (b, shard) in shards.iter().enumerate() {
-        files.push((format!("api/explore/words/{b}.json"), to_bytes(shard)));
-    }
+    sink(
+        shards.iter().enumerate().map(|(b, shard)| (format!("api/explore/words/{b}.json"), to_bytes(shard))).collect(),
+    )?;
+    Ok(word_buckets)
+}
 
+/// The inverted file: its centroids, then each list's documents with their vectors.
+fn write_ivf(explore: &Explore, sink: Sink) -> Result<(), Error> {
     let ivf = &explore.dense.ivf;
     let centroids: Vec<Vec<Value>> = ivf.centroids.iter().map(byte_vector).collect();
-    files.push(("api/explore/ivf/centroids.json".into(), to_bytes(&centroids)));
+    let mut files = vec![("api/explore/ivf/centroids.json".to_owned(), to_bytes(&centroids))];
     for (l, ids) in ivf.lists.iter().enumerate() {
         let list: Vec<Value> = ids
             .iter()
@@ -138,13 +152,29 @@ pub fn write_api_files(
             sink(std::mem::take(&mut files))?;
         }
     }
+    sink(files)
+}
 
-    for (b, block) in explore.facts.chunks(FACTS_BLOCK).enumerate() {
-        let rows: Vec<[Option<u32>; 3]> = block.iter().map(|f| [f.payers, f.recency, f.price]).collect();
-        files.push((format!("api/explore/facts/{b}.json"), to_bytes(&rows)));
-    }
+/// The re-rank's competition ranks, [`FACTS_BLOCK`] ids a file.
+fn write_facts(explore: &Explore, sink: Sink) -> Result<(), Error> {
+    sink(
+        explore
+            .facts
+            .chunks(FACTS_BLOCK)
+            .enumerate()
+            .map(|(b, block)| {
+                let rows: Vec<[Option<u32>; 3]> = block.iter().map(|f| [f.payers, f.recency, f.price]).collect();
+                (format!("api/explore/facts/{b}.json"), to_bytes(&rows))
+            })
+            .collect(),
+    )
+}
 
-    let manifest = json!({
+/// The explore manifest: versions, the constants the composer ranks with, and where
+/// every other file is (docs/static-api.md, "Explore").
+fn manifest(explore: &Explore, index: &Index, method: &Method, term_buckets: usize, word_buckets: usize) -> Value {
+    let ivf = &explore.dense.ivf;
+    json!({
         "explore": explore_ref(method),
         "method": method_ref(method),
         "not_the_method_answer": NOT_THE_METHOD_ANSWER,
@@ -170,14 +200,18 @@ pub fn write_api_files(
             "path": "explore/ivf/{list}.json",
         },
         "facts": {"block": FACTS_BLOCK, "path": "explore/facts/{block}.json", "columns": ["payers", "recency", "price"]},
-        "records": {"path": "records/{block}.json", "block": super::shards::RECORD_BLOCK},
-    });
-    files.push(("api/explore/manifest.json".into(), to_bytes(&manifest)));
-    sink(files)
+        "records": {"path": "records/{block}.json", "block": RECORD_BLOCK},
+    })
 }
 
-/// Files handed to the sink at a time where a section has many.
-const BUCKETS_PER_BATCH: usize = 256;
+/// The golden set's evaluation as JSON, beside the explore API of the snapshot it was
+/// labelled on; its page links to it.
+pub const EVALUATION_FILE: &str = "api/explore/evaluation.json";
+
+/// The evaluation's file: indented, as people read it too.
+pub fn evaluation_file(evaluation: &Evaluation) -> (String, Vec<u8>) {
+    (EVALUATION_FILE.to_owned(), serde_json::to_vec_pretty(evaluation).expect("evaluations serialise"))
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,79 @@
+//! What the writers of one snapshot's folder share, worked out once per snapshot and
+//! handed to each of them (as mdBook hands its renderers a `RenderContext`).
+
+use crate::error::Error;
+use crate::explore::eval::GoldenSet;
+use crate::method::index::Index;
+use crate::method::names;
+use crate::method::Method;
+use crate::site::api::Sink;
+use crate::site::facets::{self, Facets, Listing};
+use crate::site::history::{Comparison, NewSince, Timeline};
+use crate::site::pages::Chrome;
+
+pub struct SnapshotContext<'a> {
+    pub index: &'a Index,
+    pub method: &'a Method<'a>,
+    /// The snapshots before this one: resource histories, what is new.
+    pub timeline: &'a Timeline,
+    /// Where every file of the folder goes, batch by batch.
+    pub sink: Sink<'a>,
+    /// The snapshot's date, the name of its folder.
+    pub date: &'a str,
+    /// What every page of the snapshot shows around its content.
+    pub chrome: Chrome,
+    /// How many resources are new since the previous snapshot, when it is comparable.
+    pub new_since: Option<NewSince>,
+    /// Every browsable listing, in the order their pages are written.
+    pub listings: Vec<Listing>,
+    pub facets: Facets,
+    /// The networks any resource accepts, for the search forms' network filter.
+    pub networks: Vec<String>,
+    /// The golden set, when it was labelled on this snapshot: its folder then carries
+    /// the evaluation (content/explore.md#evaluation).
+    pub golden: Option<GoldenSet>,
+}
+
+impl<'a> SnapshotContext<'a> {
+    pub fn new(
+        index: &'a Index,
+        method: &'a Method,
+        timeline: &'a Timeline,
+        sink: Sink<'a>,
+    ) -> Result<SnapshotContext<'a>, Error> {
+        let new_ids = timeline.new_ids(index);
+        let new_since = match (timeline.comparison(), &new_ids) {
+            (Comparison::With(previous), Some(ids)) => Some(NewSince::of(previous, ids)),
+            _ => None,
+        };
+        let previous = new_since.as_ref().map(|n| n.previous.as_str());
+        let (listings, facets) = facets::listings(index, method, previous.zip(new_ids));
+        let networks = facets.networks.iter().map(|f| f.label.clone()).collect();
+        let date = index.header.date.as_str();
+        let golden = Some(GoldenSet::embedded()?).filter(|g| g.snapshot == date);
+        Ok(SnapshotContext {
+            index,
+            method,
+            timeline,
+            sink,
+            date,
+            chrome: Chrome::for_index(index),
+            new_since,
+            listings,
+            facets,
+            networks,
+            golden,
+        })
+    }
+
+    /// Ids of the resources new since the previous snapshot, in browse order (the `new/`
+    /// listing's); `None` when there is no comparable previous snapshot.
+    pub fn new_ids(&self) -> Option<&[usize]> {
+        self.listings.iter().find(|l| l.dir == names::NEW_DIR).map(|l| l.ids.as_slice())
+    }
+
+    /// The address of the folder `dir` of this snapshot.
+    pub fn href(&self, dir: &str) -> String {
+        names::in_snapshot(self.date, dir)
+    }
+}

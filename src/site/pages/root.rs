@@ -1,0 +1,130 @@
+//! The files at the site's root, outside any snapshot: the list of dates, the versioned
+//! method pages, the JSON Schemas, the `latest/` rewrite, and what crawlers and agents
+//! read first.
+
+use std::fs;
+
+use askama::Template;
+
+use super::{html, markdown, Chrome};
+use crate::catalogue::snapshot::parse_date;
+use crate::error::Error;
+use crate::explore::eval::{self, GoldenSet};
+use crate::explore::EXPLORE_VERSION;
+use crate::method::names;
+use crate::method::Method;
+use crate::site::agents;
+use crate::site::output::Output;
+
+/// Published at the site root, under `schema/`.
+const SCHEMAS: &[(&str, &str)] = &[
+    ("answer.schema.json", include_str!("../../../content/schema/answer.schema.json")),
+    ("explore-answer.schema.json", include_str!("../../../content/schema/explore-answer.schema.json")),
+    ("manifest.schema.json", include_str!("../../../content/schema/manifest.schema.json")),
+    ("record.schema.json", include_str!("../../../content/schema/record.schema.json")),
+    ("record-block.schema.json", include_str!("../../../content/schema/record-block.schema.json")),
+];
+
+const GOLDEN_RULES: &str = include_str!("../../../content/explore/golden/RULES.md");
+
+pub struct DateLink {
+    pub date: String,
+    pub entries: usize,
+    pub complete: bool,
+}
+
+#[derive(Template)]
+#[template(path = "root.html")]
+pub struct RootPage<'a> {
+    pub c: &'a Chrome,
+    /// Newest first.
+    pub dates: Vec<DateLink>,
+    /// The evaluation page, when the golden set's snapshot is published.
+    pub evaluation: Option<String>,
+}
+
+/// Root files: the list of dates, the versioned method pages, JSON Schemas, the
+/// `latest/` rewrite for Netlify (`_redirects`, read from the published folder), and
+/// what crawlers and agents read first (`robots.txt`, sitemaps, `llms.txt`). Made from
+/// the dated folders in `output`, so they name every build there, not only this one's.
+pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
+    let dates = built_dates(output)?;
+    let Some(latest) = dates.first() else { return Ok(()) };
+    // The root pages borrow the newest snapshot's stylesheet.
+    let chrome = Chrome::outside(latest);
+    write_date_list(output, &chrome, &dates)?;
+    write_method_pages(output, &chrome)?;
+    for (name, text) in SCHEMAS {
+        output.write(&format!("schema/{name}"), text.as_bytes())?;
+    }
+    let latest_home = names::in_snapshot(latest, names::HOME_DIR);
+    output.write("_redirects", format!("/latest {latest_home} 302\n/latest/* {latest_home}:splat 200\n").as_bytes())?;
+    write_agent_files(output, &method.site.base_url, &dates)
+}
+
+/// The dates of the finished builds in `output` (folders holding a manifest), newest first.
+fn built_dates(output: &Output) -> Result<Vec<String>, Error> {
+    let mut dates = Vec::new();
+    for entry in fs::read_dir(output.root()).map_err(|e| Error::io(output.root(), e))? {
+        let entry = entry.map_err(|e| Error::io(output.root(), e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if parse_date(&name).is_ok() && entry.path().join(names::MANIFEST_FILE).is_file() {
+            dates.push(name);
+        }
+    }
+    dates.sort_unstable_by(|a, b| b.cmp(a));
+    Ok(dates)
+}
+
+/// The root's index: every date with its count of resources, from its manifest.
+fn write_date_list(output: &Output, chrome: &Chrome, dates: &[String]) -> Result<(), Error> {
+    let mut links = Vec::new();
+    for d in dates {
+        let path = output.path(&format!("{d}/{}", names::MANIFEST_FILE))?;
+        let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
+            .map_err(|e| Error::input(&path, e.to_string()))?;
+        links.push(DateLink {
+            date: d.clone(),
+            entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
+            complete: manifest["snapshot"]["complete"].as_bool().unwrap_or(false),
+        });
+    }
+    let golden = GoldenSet::embedded()?.snapshot;
+    let evaluation_page = names::in_snapshot(&golden, names::EVALUATION_DIR);
+    let evaluation =
+        output.path(names::root_dir(&names::page_file(&evaluation_page)))?.is_file().then_some(evaluation_page);
+    output.write("index.html", &html(&RootPage { c: chrome, dates: links, evaluation })?)
+}
+
+/// The method's page and explore's, each under its version, with the golden set
+/// explore's evaluation is measured on.
+fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
+    let method_dir = names::method_page();
+    output.write(&names::page_file(names::root_dir(&method_dir)), &html(&markdown::method_page(chrome))?)?;
+    let explore_dir = names::explore_method_page(EXPLORE_VERSION);
+    let explore_dir = names::root_dir(&explore_dir);
+    output.write(&names::page_file(explore_dir), &html(&markdown::explore_method_page(chrome))?)?;
+    output.write(&format!("{explore_dir}{}", names::GOLDEN_RULES_FILE), GOLDEN_RULES.as_bytes())?;
+    output.write(&format!("{explore_dir}{}", names::GOLDEN_SET_FILE), eval::GOLDEN.as_bytes())
+}
+
+/// The sitemap index (naming every date's sitemaps), the site-wide sitemap,
+/// `robots.txt` and `llms.txt`; `dates` newest first.
+fn write_agent_files(output: &Output, base_url: &str, dates: &[String]) -> Result<(), Error> {
+    let mut sitemaps = Vec::new();
+    for d in dates {
+        let folder = output.path(d)?;
+        let mut files: Vec<String> = fs::read_dir(&folder)
+            .map_err(|e| Error::io(&folder, e))?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name.starts_with("sitemap-") && name.ends_with(".xml"))
+            .collect();
+        // sitemap-2 before sitemap-10.
+        files.sort_by_key(|name| (name.len(), name.clone()));
+        sitemaps.push((d.clone(), files));
+    }
+    output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
+    output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
+    output.write("robots.txt", agents::robots(base_url).as_bytes())?;
+    output.write("llms.txt", agents::llms_txt(base_url, &dates[0], dates).as_bytes())
+}
