@@ -112,7 +112,7 @@ fn bad_filter_values_are_clear_errors_not_clamped() {
 #[test]
 fn import_writes_a_snapshot_and_refuses_to_clobber() {
     let dir = temp_dir("cli-import");
-    let dump = repo_root().join("../shared/data/catalogue/cdp-discovery-page_2026-08-20_agentcount.json");
+    let dump = repo_root().join("tests/fixtures/catalogue/cdp-discovery-page_2026-08-20_agentcount.json");
     let d = dir.to_str().unwrap();
     let o = x402dir(&["import", dump.to_str().unwrap(), "--date", "2026-08-20", "--dir", d]);
     assert!(o.status.success(), "{}", stderr(&o));

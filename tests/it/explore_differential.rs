@@ -8,6 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::prerequisites::{self, Need};
 use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::catalogue::snapshot::Snapshot;
@@ -101,7 +102,7 @@ fn run_node(api: &Path, queries: &[Value], scratch: &Path) -> Vec<Value> {
         .arg(api)
         .arg(&file)
         .output()
-        .expect("node runs (Node 20 is on every machine of this project)");
+        .expect("node runs (checked by prerequisites::ready)");
     assert!(node.status.success(), "explore.js failed: {}", String::from_utf8_lossy(&node.stderr));
     serde_json::from_slice(&node.stdout).expect("explore.js prints a JSON array")
 }
@@ -133,8 +134,16 @@ fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &P
     (nonempty, nudged)
 }
 
+/// Every test here runs explore.js under Node; without Node it skips, saying so.
+fn node_ready() -> bool {
+    prerequisites::ready("explore differential (static/explore.js under Node)", &[Need::Node])
+}
+
 #[test]
 fn explore_js_and_rust_agree() {
+    if !node_ready() {
+        return;
+    }
     let scratch = temp_dir("explore-differential");
     let out = scratch.join("public");
     let method = Method::embedded();
@@ -167,6 +176,9 @@ fn explore_js_and_rust_agree() {
 
 #[test]
 fn explore_js_reports_a_missing_or_foreign_index_as_unavailable() {
+    if !node_ready() {
+        return;
+    }
     let scratch = temp_dir("explore-unavailable");
     let out = scratch.join("public");
     site::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &Method::embedded()).unwrap();

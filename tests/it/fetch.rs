@@ -26,7 +26,7 @@ fn first_tries(n: usize) -> impl Fn(u64, u64) -> bool + Send + Sync {
 }
 
 fn real_items() -> Vec<Value> {
-    let path = repo_root().join("../shared/data/catalogue/cdp-bazaar_2025-12-31_oops402_full.json");
+    let path = repo_root().join("tests/fixtures/catalogue/cdp-bazaar_2025-12-31_oops402_full.json");
     let v: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
     v["resources"].as_array().unwrap().clone()
 }

@@ -1,7 +1,7 @@
-//! The method over the real catalogue dumps (content/snapshots, imported from
-//! ../shared/data/catalogue). Expected figures were worked out independently of this
-//! code: counts by a Python reading of the raw dumps, screening and segment labels
-//! by hand (tests/fixtures/*/README.md says how).
+//! The method over the real catalogue dumps (content/snapshots, imported from the raw
+//! dumps; those the tests read are in tests/fixtures/catalogue). Expected figures were
+//! worked out independently of this code: counts by a Python reading of the raw dumps,
+//! screening and segment labels by hand (tests/fixtures/*/README.md says how).
 
 use std::collections::BTreeMap;
 

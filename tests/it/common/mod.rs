@@ -2,6 +2,7 @@
 
 pub mod catalogue_server;
 pub mod html;
+pub mod prerequisites;
 pub mod verdicts;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,166 @@
+//! What the Node, browser and JSON Schema suites need beyond the Rust toolchain, and what
+//! happens when it is missing. In a bare clone on a machine with only Rust, `cargo test
+//! --release` passes: each such suite skips, writing one line that names what is missing
+//! and the command that installs it. With `X402DIR_REQUIRE_BROWSER=1` (.ci/run sets it)
+//! a missing prerequisite fails the test with the same message instead.
+//!
+//! The skip line is written straight to the process's stderr rather than with
+//! `eprintln!`: the test harness captures `eprintln!` and shows it only for failing tests
+//! or under `--nocapture`, and a skipped suite would then be indistinguishable from one
+//! that ran. Each suite says it once, however many of its tests skip.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+use super::repo_root;
+
+/// The variable that turns a skip into a failure.
+pub const REQUIRE: &str = "X402DIR_REQUIRE_BROWSER";
+
+/// The first Node.js major version the suites are written for.
+const NODE_MAJOR: u32 = 20;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Node.js 20 or later, as `node` on PATH.
+    Node,
+    /// Chromium: the file `$CHROMIUM` names, else `chromium` on PATH (Debian's package).
+    Chromium,
+    /// Every devDependency of package.json, installed in node_modules/ (`npm ci`).
+    NpmPackages,
+    /// `python3` on PATH with jsonschema (and referencing, which it brings) importable.
+    PythonJsonschema,
+}
+
+/// What is missing for one need: the words naming it, and how to install it.
+struct Missing {
+    what: String,
+    how: &'static str,
+    /// Whether `how` is one shell command (so that it joins others with `&&`).
+    command: bool,
+}
+
+/// The Chromium the browser suite runs, if there is one: `$CHROMIUM` when set (and
+/// nothing else then), else the first `chromium` on PATH.
+pub fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        let path = PathBuf::from(path);
+        return path.is_file().then_some(path);
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join("chromium")).find(|p| p.is_file())
+}
+
+/// `node --version`, or None when no `node` runs.
+fn node_version() -> Option<String> {
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = Command::new("node").arg("--version").output().ok().filter(|o| o.status.success())?;
+            Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        })
+        .clone()
+}
+
+/// The devDependencies of package.json that node_modules/ lacks.
+fn missing_npm_packages(root: &Path) -> Vec<String> {
+    let manifest = root.join("package.json");
+    let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| panic!("{}: {e}", manifest.display()));
+    let manifest: serde_json::Value = serde_json::from_str(&text).expect("package.json is JSON");
+    let packages = manifest["devDependencies"].as_object().expect("package.json lists devDependencies");
+    packages
+        .keys()
+        .filter(|name| !root.join("node_modules").join(name).join("package.json").is_file())
+        .cloned()
+        .collect()
+}
+
+/// Whether `python3 -c "import jsonschema, referencing"` succeeds: None when no python3
+/// runs, else whether the import did.
+fn python_jsonschema() -> Option<bool> {
+    static FOUND: OnceLock<Option<bool>> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let out = Command::new("python3").args(["-c", "import jsonschema, referencing"]).output().ok()?;
+        Some(out.status.success())
+    })
+}
+
+fn missing(need: Need) -> Option<Missing> {
+    match need {
+        Need::Node => {
+            let found = match node_version() {
+                None => "no `node` on PATH".to_owned(),
+                Some(v) => {
+                    let major = v.trim_start_matches('v').split('.').next().and_then(|m| m.parse::<u32>().ok());
+                    if major.is_some_and(|m| m >= NODE_MAJOR) {
+                        return None;
+                    }
+                    format!("found {v}")
+                }
+            };
+            let what = format!("Node.js {NODE_MAJOR} or later ({found})");
+            Some(Missing { what, how: "install Node.js 20 or later (nodejs.org)", command: false })
+        }
+        Need::Chromium => chromium().is_none().then(|| Missing {
+            what: match std::env::var_os("CHROMIUM") {
+                Some(p) => format!("chromium (CHROMIUM={} is not a file)", Path::new(&p).display()),
+                None => "chromium (no `chromium` on PATH)".into(),
+            },
+            how: "apt-get install chromium",
+            command: true,
+        }),
+        Need::NpmPackages => {
+            let lacking = missing_npm_packages(&repo_root());
+            (!lacking.is_empty()).then(|| Missing {
+                what: format!("npm packages {} (node_modules/)", lacking.join(" and ")),
+                how: "npm ci",
+                command: true,
+            })
+        }
+        Need::PythonJsonschema => match python_jsonschema() {
+            Some(true) => None,
+            Some(false) => Some(Missing {
+                what: "python3's jsonschema package".into(),
+                how: "pip install jsonschema",
+                command: true,
+            }),
+            None => Some(Missing {
+                what: "python3 with the jsonschema package (no `python3` on PATH)".into(),
+                how: "install python3, then pip install jsonschema",
+                command: false,
+            }),
+        },
+    }
+}
+
+/// True when everything `needs` names is here and the suite can run. Otherwise: under
+/// `X402DIR_REQUIRE_BROWSER=1` the test fails with a message naming what is missing and
+/// how to install it; without it the same message is written once per suite as a
+/// `skipped: ` line on stderr, and the caller returns (the test passes, having checked
+/// nothing).
+pub fn ready(suite: &str, needs: &[Need]) -> bool {
+    let missing: Vec<Missing> = needs.iter().filter_map(|n| missing(*n)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let what: Vec<&str> = missing.iter().map(|m| m.what.as_str()).collect();
+    let mut how = String::new();
+    for (i, m) in missing.iter().enumerate() {
+        if i > 0 {
+            how.push_str(if m.command && missing[i - 1].command { " && " } else { ", then " });
+        }
+        how.push_str(m.how);
+    }
+    let message = format!("{suite} needs {}: {how} ({REQUIRE}=1 makes this a failure)", what.join(", "));
+    if std::env::var(REQUIRE).is_ok_and(|v| v == "1") {
+        panic!("{message}");
+    }
+    static SAID: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    if SAID.lock().unwrap_or_else(|e| e.into_inner()).insert(suite.to_owned()) {
+        // One write of the whole line, past the harness's capture (see the module doc).
+        let _ = std::io::stderr().lock().write_all(format!("skipped: {message}\n").as_bytes());
+    }
+    false
+}
