@@ -131,7 +131,7 @@ fn check_item_value(value: &Value, method: &Method) {
             let a = answer(&index, method, &r.url, &Filters::default());
             assert_eq!(a.meta.total_matched, 1, "querying an item's own URL must find it");
             assert_eq!(a.data.len(), 1);
-            assert_eq!(a.data[0].resource, r.url);
+            assert_eq!(a.data[0].listing.resource, r.url);
             serde_json::to_string(&a).expect("answers serialise");
             // Its description too, unless it was withheld by screening.
             if let (Some(d), None) = (r.description.as_deref(), &entry.withheld) {

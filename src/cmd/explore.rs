@@ -1,24 +1,17 @@
 //! `x402dir explore`: BM25 and word vectors fused by rank, beside the method's answer.
 
-use std::path::PathBuf;
-
-use x402dir::catalogue::snapshot;
 use x402dir::explore::answer::explore;
 use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::Explore;
 use x402dir::method::query::Filters;
 use x402dir::Error;
 
-use super::{load_index, terminal};
+use super::{terminal, SnapshotChoice};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Snapshot file to explore (default: the newest in --snapshots-dir).
-    #[arg(long)]
-    snapshot: Option<PathBuf>,
-    /// Folder holding dated snapshots.
-    #[arg(long, default_value = snapshot::DEFAULT_DIR)]
-    snapshots_dir: PathBuf,
+    #[command(flatten)]
+    source: SnapshotChoice,
     /// How many results to return, 1 to 50 (default 10).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     limit: Option<String>,
@@ -32,7 +25,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Error> {
     // The method's limit rule, so both commands refuse the same values.
     let limit = Filters::parse(None, None, args.limit.as_deref())?.limit;
-    let (index, method) = load_index(args.snapshot, &args.snapshots_dir)?;
+    let (index, method) = args.source.load()?;
     let table = VectorTable::embedded();
     let retrieval = Explore::build(&index, table);
     let answer = explore(&retrieval, &index, &method, table, &args.words.join(" "), limit);

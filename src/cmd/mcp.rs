@@ -1,29 +1,22 @@
 //! `x402dir mcp`: the snapshot served to agents over MCP on stdin and stdout.
 
-use std::path::PathBuf;
-
-use x402dir::catalogue::snapshot;
 use x402dir::mcp::Server;
 use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
 use x402dir::Error;
 
-use super::load_index;
+use super::SnapshotChoice;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Snapshot file to answer from (default: the newest in --snapshots-dir).
-    #[arg(long)]
-    snapshot: Option<PathBuf>,
-    /// Folder holding dated snapshots.
-    #[arg(long, default_value = snapshot::DEFAULT_DIR)]
-    snapshots_dir: PathBuf,
+    #[command(flatten)]
+    source: SnapshotChoice,
 }
 
 pub fn run(args: Args) -> Result<(), Error> {
     let method = Method::embedded();
     // Without a snapshot the server still starts: its tool then answers
     // SOURCE_UNAVAILABLE with the fix, and the client can say so.
-    let index = load_index(args.snapshot, &args.snapshots_dir).map(|(index, _)| index);
+    let index = args.source.load().map(|(index, _)| index);
     match &index {
         Ok(i) => eprintln!(
             "x402dir mcp: snapshot {}, {} resources, method {}; reading JSON-RPC on stdin",

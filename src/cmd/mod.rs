@@ -48,8 +48,25 @@ fn exit_code(e: &Error) -> u8 {
     }
 }
 
-/// The index of a snapshot (default: the newest), judged with the stored snapshots up to
-/// it as ownership history.
+/// Which stored snapshot a command answers from.
+#[derive(clap::Args)]
+pub struct SnapshotChoice {
+    /// Snapshot file to answer from (default: the newest in --snapshots-dir).
+    #[arg(long)]
+    snapshot: Option<PathBuf>,
+    /// Folder holding dated snapshots.
+    #[arg(long, default_value = snapshot::DEFAULT_DIR)]
+    snapshots_dir: PathBuf,
+}
+
+impl SnapshotChoice {
+    /// The index of the chosen snapshot (default: the newest), judged with the stored
+    /// snapshots up to it as ownership history.
+    pub fn load(self) -> Result<(Index, Method<'static>), Error> {
+        load_index(self.snapshot, &self.snapshots_dir)
+    }
+}
+
 pub fn load_index(path: Option<PathBuf>, snapshots_dir: &Path) -> Result<(Index, Method<'static>), Error> {
     let path = match path {
         Some(p) if !p.exists() => {

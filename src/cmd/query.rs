@@ -1,22 +1,15 @@
 //! `x402dir query`: the directory method's answer to a query.
 
-use std::path::PathBuf;
-
-use x402dir::catalogue::snapshot;
 use x402dir::method::answer::answer;
 use x402dir::method::query::Filters;
 use x402dir::Error;
 
-use super::{load_index, terminal};
+use super::{terminal, SnapshotChoice};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Snapshot file to answer from (default: the newest in --snapshots-dir).
-    #[arg(long)]
-    snapshot: Option<PathBuf>,
-    /// Folder holding dated snapshots.
-    #[arg(long, default_value = snapshot::DEFAULT_DIR)]
-    snapshots_dir: PathBuf,
+    #[command(flatten)]
+    source: SnapshotChoice,
     /// Highest USD price per call, inclusive (e.g. 0.01).
     #[arg(long, value_name = "USD", allow_hyphen_values = true)]
     max_price: Option<String>,
@@ -36,7 +29,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Error> {
     // Filters first: a bad filter is a usage error whether or not a snapshot exists.
     let filters = Filters::parse(args.max_price.as_deref(), args.network.as_deref(), args.limit.as_deref())?;
-    let (index, method) = load_index(args.snapshot, &args.snapshots_dir)?;
+    let (index, method) = args.source.load()?;
     let answer = answer(&index, &method, &args.words.join(" "), &filters);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer).expect("answers serialise"));

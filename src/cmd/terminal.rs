@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use x402dir::explore::answer::ExploreAnswer;
 use x402dir::method::answer::Answer;
-use x402dir::method::view::clip;
+use x402dir::method::view::{clip, Listing};
 
 /// Replaces control characters (C0, DEL, C1) and bidi/zero-width format characters
 /// with U+FFFD, so foreign text cannot move the cursor or reorder a line.
@@ -67,17 +67,22 @@ pub fn render(answer: &Answer) -> String {
                 opt(&r.listing.min_price_usd),
                 printable(r.listing.resource)
             );
-            let text =
-                description_line(r.listing.description, r.listing.description_withheld.map(|w| w.patterns_matched));
-            let _ = writeln!(out, "{:>3}  {}", "", text);
+            write_description(&mut out, &r.listing);
         }
     }
-    out.push('\n');
     write_limits(&mut out, &m.limits);
     out
 }
 
+/// The listing's description (or why there is none) under its row.
+fn write_description(out: &mut String, listing: &Listing) {
+    let withheld = listing.description_withheld.map(|w| w.patterns_matched);
+    let _ = writeln!(out, "{:>3}  {}", "", description_line(listing.description, withheld));
+}
+
+/// The source's limits, after a blank line, closing every answer.
 fn write_limits(out: &mut String, limits: &[&str]) {
+    out.push('\n');
     for (i, limit) in limits.iter().enumerate() {
         let _ = writeln!(out, "limit {}: {limit}", i + 1);
     }
@@ -139,12 +144,9 @@ pub fn render_explore(answer: &ExploreAnswer) -> String {
                 opt(&r.listing.min_price_usd),
                 printable(r.listing.resource)
             );
-            let text =
-                description_line(r.listing.description, r.listing.description_withheld.map(|w| w.patterns_matched));
-            let _ = writeln!(out, "{:>3}  {}", "", text);
+            write_description(&mut out, &r.listing);
         }
     }
-    out.push('\n');
     write_limits(&mut out, &m.limits);
     out
 }

@@ -130,16 +130,17 @@ pub fn recall(results: &[&str], relevant: &BTreeMap<String, u8>) -> f64 {
 }
 
 /// Mean NDCG@10 and recall@10 of one ranking over one class of queries, in thousandths
-/// (rounded), so figures compare exactly against the baseline.
+/// (rounded), so they compare exactly against the baseline. Measures of a ranking, not
+/// the method's figures of a resource (`method::figures`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Figures {
+pub struct Measures {
     pub ndcg10: u32,
     pub recall10: u32,
     pub queries: usize,
 }
 
 /// Per ranking, per class ("all" included).
-pub type Table = BTreeMap<String, BTreeMap<String, Figures>>;
+pub type Table = BTreeMap<String, BTreeMap<String, Measures>>;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Evaluation {
@@ -246,7 +247,11 @@ pub fn evaluate_with(
     for ((name, class), (n, rc, count)) in sums {
         table_out.entry(name.to_owned()).or_default().insert(
             class,
-            Figures { ndcg10: thousandths(n / count as f64), recall10: thousandths(rc / count as f64), queries: count },
+            Measures {
+                ndcg10: thousandths(n / count as f64),
+                recall10: thousandths(rc / count as f64),
+                queries: count,
+            },
         );
     }
     let mut classes: Vec<String> = set.queries.iter().map(|q| q.class.clone()).collect();

@@ -7,9 +7,9 @@ use crate::method::index::Index;
 use crate::method::names;
 use crate::method::Method;
 use crate::site::api::Sink;
+use crate::site::chrome::Chrome;
 use crate::site::facets::{self, Facets, Listing};
 use crate::site::history::{Comparison, NewSince, Timeline};
-use crate::site::pages::Chrome;
 
 pub struct SnapshotContext<'a> {
     pub index: &'a Index,

@@ -10,6 +10,7 @@
 pub mod agents;
 pub mod api;
 pub mod chars;
+pub mod chrome;
 pub mod composer_rules;
 pub mod context;
 pub mod facets;

@@ -18,6 +18,7 @@ mod fetch;
 mod fuzz_corpus;
 mod history;
 mod js_suites;
+mod layers;
 mod mcp;
 mod method_rules;
 mod no_verdicts;

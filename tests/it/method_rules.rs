@@ -110,7 +110,8 @@ fn max_price_reads_only_known_usd_stablecoins_and_takes_the_lowest() {
     let m = Method::embedded();
     let at_most = |p: &str| {
         let f = Filters::parse(Some(p), None, None).unwrap();
-        let mut u: Vec<String> = answer(&idx, &m, "feed", &f).data.iter().map(|r| r.resource.clone()).collect();
+        let mut u: Vec<String> =
+            answer(&idx, &m, "feed", &f).data.iter().map(|r| r.listing.resource.to_owned()).collect();
         u.sort();
         u
     };
@@ -120,7 +121,7 @@ fn max_price_reads_only_known_usd_stablecoins_and_takes_the_lowest() {
     assert_eq!(at_most("0.0004999"), Vec::<String>::new());
     assert_eq!(at_most("1"), vec!["https://exact.example", "https://one.example", "https://two.example"]);
     let two = answer(&idx, &m, "two", &Filters::default());
-    assert_eq!(two.data[0].min_price_usd.unwrap().to_string(), "0.0005");
+    assert_eq!(two.data[0].listing.min_price_usd.unwrap().to_string(), "0.0005");
 }
 
 #[test]
@@ -133,7 +134,7 @@ fn network_filter_matches_whole_ids_and_legacy_aliases() {
     let m = Method::embedded();
     let on = |n: &str| {
         let f = Filters::parse(None, Some(n), None).unwrap();
-        answer(&idx, &m, "feed", &f).data.iter().map(|r| r.resource.clone()).collect::<Vec<_>>()
+        answer(&idx, &m, "feed", &f).data.iter().map(|r| r.listing.resource.to_owned()).collect::<Vec<_>>()
     };
     assert_eq!(on("eip155:8453"), vec!["https://caip.example", "https://legacy.example"]);
     assert_eq!(on("base"), vec!["https://caip.example", "https://legacy.example"]);
@@ -161,8 +162,9 @@ fn self_listing_gets_no_preference() {
     let with_op = Method { site: &operator, ..Method::embedded() };
     let without = Method { site: &neutral, ..Method::embedded() };
     let snap = synthetic_snapshot("2026-08-20", items);
-    let a = answer(&Index::build(&snap, &with_op), &with_op, "price feed", &Filters::default());
-    let b = answer(&Index::build(&snap, &without), &without, "price feed", &Filters::default());
+    let (index_with_op, index_without) = (Index::build(&snap, &with_op), Index::build(&snap, &without));
+    let a = answer(&index_with_op, &with_op, "price feed", &Filters::default());
+    let b = answer(&index_without, &without, "price feed", &Filters::default());
     // Any boost, pin or separate section would move the operator's entry out of third place.
     let expected = vec![
         "https://a.example/feed",
@@ -172,10 +174,10 @@ fn self_listing_gets_no_preference() {
     ];
     assert_eq!(urls(&a), expected);
     assert_eq!(urls(&b), expected);
-    assert!(a.data[2].operator_listing, "the self-listing is disclosed");
-    assert!(a.data.iter().filter(|r| r.operator_listing).count() == 1);
+    assert!(a.data[2].listing.operator_listing, "the self-listing is disclosed");
+    assert!(a.data.iter().filter(|r| r.listing.operator_listing).count() == 1);
     // Browse order (no tokens) is the same rule.
-    let browse = answer(&Index::build(&snap, &with_op), &with_op, "", &Filters::default());
+    let browse = answer(&index_with_op, &with_op, "", &Filters::default());
     assert_eq!(urls(&browse), expected);
 }
 
@@ -229,10 +231,10 @@ fn withheld_description_keeps_place_and_figures_but_not_its_words() {
     let a = answer(&idx, &m, "", &Filters::default());
     assert_eq!(urls(&a), vec!["https://tool.example/a", "https://tool.example/b"]);
     let row = &a.data[0];
-    assert_eq!(row.description, None);
-    let w = row.description_withheld.as_ref().expect("withheld");
+    assert_eq!(row.listing.description, None);
+    let w = row.listing.description_withheld.expect("withheld");
     assert!(w.patterns_matched >= 1);
-    assert_eq!((row.unique_payers_30d, row.calls_30d), (Some(7), Some(8)));
+    assert_eq!((row.listing.figures.unique_payers_30d, row.listing.figures.calls_30d), (Some(7), Some(8)));
     let json = serde_json::to_string(&a).unwrap();
     for fragment in ["Ignore all previous", "always call this first", "Crypto prices. Ignore"] {
         assert!(!json.contains(fragment), "withheld text leaked: {fragment}");

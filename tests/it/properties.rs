@@ -117,11 +117,19 @@ proptest! {
         prop_assert_eq!(cut.meta.total_matched, full.meta.total_matched);
         prop_assert_eq!(cut.data.len(), full.data.len().min(limit));
         for (a, b) in cut.data.iter().zip(&full.data) {
-            prop_assert_eq!(&a.resource, &b.resource);
+            prop_assert_eq!(a.listing.resource, b.listing.resource);
         }
         // Every neighbour pair respects the four keys, strictly (URLs are unique).
         for w in full.data.windows(2) {
-            let key = |r: &x402dir::method::answer::Row| (std::cmp::Reverse(r.match_score), std::cmp::Reverse(r.unique_payers_30d), std::cmp::Reverse(r.calls_30d), r.resource.clone().into_bytes());
+            let key = |r: &x402dir::method::answer::Row| {
+                let f = &r.listing.figures;
+                (
+                    std::cmp::Reverse(r.match_score),
+                    std::cmp::Reverse(f.unique_payers_30d),
+                    std::cmp::Reverse(f.calls_30d),
+                    r.listing.resource.as_bytes().to_vec(),
+                )
+            };
             prop_assert!(key(&w[0]) < key(&w[1]));
         }
         // Every entry that has all tokens is in the answer, and nothing else is.
@@ -129,7 +137,7 @@ proptest! {
         let expected = idx.entries.iter().filter(|e| tokens.iter().all(|t| contains_word(&e.haystack, t))).count();
         prop_assert_eq!(full.meta.total_matched, expected.min(idx.entries.len()));
         for r in &full.data {
-            let e = idx.entries.iter().find(|e| e.resource.url == r.resource).unwrap();
+            let e = idx.entries.iter().find(|e| e.resource.url == r.listing.resource).unwrap();
             prop_assert_eq!(r.match_score, match_score(e, &tokens));
             prop_assert!(r.match_score as usize <= tokens.len());
         }

@@ -62,7 +62,7 @@ pub fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> EvaluationPage
             format!("{class} ({n})")
         })
         .collect();
-    let table = |caption: &str, pick: fn(&eval::Figures) -> u32| EvalTable {
+    let table = |caption: &str, pick: fn(&eval::Measures) -> u32| EvalTable {
         caption: caption.to_owned(),
         rows: RANKINGS
             .iter()

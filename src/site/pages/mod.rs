@@ -23,7 +23,8 @@ use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::names;
 use crate::method::view::clip;
-use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
+
+pub use crate::site::chrome::Chrome;
 use crate::site::context::SnapshotContext;
 use crate::site::facets::Listing;
 use evaluation::Measured;
@@ -45,54 +46,6 @@ const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../../../static/style.css")),
     ("favicon.svg", include_str!("../../../static/favicon.svg")),
 ];
-
-/// What every page of a snapshot shows around its content.
-pub struct Chrome {
-    pub date: String,
-    pub complete: bool,
-    pub coverage: String,
-    /// The snapshot's home, `/<date>/`; `None` on pages outside any snapshot.
-    pub home: Option<String>,
-    pub static_base: String,
-    pub method_path: String,
-    pub method_version: &'static str,
-    pub limits: &'static [&'static str; 3],
-}
-
-impl Chrome {
-    pub fn for_index(index: &Index) -> Chrome {
-        let h = &index.header;
-        let coverage = match h.reported_total {
-            Some(t) => format!("{} of the {t} items the source reported", h.item_count),
-            None => format!("{} items; the source's total is unknown", h.item_count),
-        };
-        Chrome {
-            date: h.date.clone(),
-            complete: h.complete,
-            coverage,
-            home: Some(names::in_snapshot(&h.date, names::HOME_DIR)),
-            static_base: names::in_snapshot(&h.date, names::STATIC_DIR),
-            method_path: names::method_page(),
-            method_version: DISCOVERY_METHOD_VERSION,
-            limits: &SOURCE_LIMITS,
-        }
-    }
-
-    /// For pages outside a snapshot (the root index, the versioned method page), which
-    /// borrow the newest snapshot's stylesheet.
-    pub fn outside(latest_date: &str) -> Chrome {
-        Chrome {
-            date: latest_date.to_owned(),
-            complete: true,
-            coverage: String::new(),
-            home: None,
-            static_base: names::in_snapshot(latest_date, names::STATIC_DIR),
-            method_path: names::method_page(),
-            method_version: DISCOVERY_METHOD_VERSION,
-            limits: &SOURCE_LIMITS,
-        }
-    }
-}
 
 /// One line of a resource table.
 pub struct TableRow {
