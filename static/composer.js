@@ -85,7 +85,7 @@ function isWordChar(cp) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Normalising and tokenising (method §3.1, §3.2), as src/method/normalise.rs.
+// Normalising and tokenising (content/method.md#normalisation, #query), as src/method/normalise.rs.
 
 /** Calls emit(word, lengthInCodePoints) for each lower-cased word of `text`, in order. */
 function forEachWord(text, emit) {
@@ -193,7 +193,7 @@ function compareDecimals(a, b) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Filters (method §3.3), as Filters::parse in src/method/query.rs.
+// Filters (content/method.md#filters), as Filters::parse in src/method/query.rs.
 
 /** Rust's `{:?}` of a string, as FilterError quotes the rejected value. */
 function debugQuote(text) {
@@ -567,7 +567,7 @@ async function answer(fetchJson, text, given) {
   const filters = { ...given, network: given.network === null ? null : canonicalNetwork(manifest, given.network) };
   const tokens = tokenise(text);
   const { found, rarest } = await matches(fetchJson, manifest, tokens.tokens, filters);
-  // Ids are browse-order positions, so this is the method's full order (§3.4).
+  // Ids are browse-order positions, so this is the method's full order (content/method.md#ranking).
   found.sort((a, b) => b.score - a.score || a.id - b.id);
   const top = found.slice(0, filters.limit);
   const records = await fetchRecords(fetchJson, manifest, top.map(({ id }) => id), rarest);
