@@ -8,7 +8,7 @@ use crate::method::names;
 use crate::method::Method;
 use crate::site::api::Sink;
 use crate::site::chrome::Chrome;
-use crate::site::facets::{self, Facets, Listing};
+use crate::site::facets::{self, BrowseList, Facets};
 use crate::site::history::{Comparison, NewSince, Timeline};
 
 pub struct SnapshotContext<'a> {
@@ -25,7 +25,7 @@ pub struct SnapshotContext<'a> {
     /// How many resources are new since the previous snapshot, when it is comparable.
     pub new_since: Option<NewSince>,
     /// Every browsable listing, in the order their pages are written.
-    pub listings: Vec<Listing>,
+    pub listings: Vec<BrowseList>,
     pub facets: Facets,
     /// The networks any resource accepts, for the search forms' network filter.
     pub networks: Vec<String>,

@@ -46,8 +46,8 @@ fn price_band(p: Option<Decimal>) -> Option<&'static str> {
     None
 }
 
-/// A browsable subset of the entries (all of them, or one facet value), paged.
-pub struct Listing {
+/// A browsable list of resources (all of them, the new ones, or one facet value), paged.
+pub struct BrowseList {
     /// Its folder in the snapshot's folder, ending in `/`.
     pub dir: String,
     pub heading: String,
@@ -73,13 +73,13 @@ pub struct Facets {
 
 /// Every listing of the snapshot (all, then the new ones when `new` names the previous
 /// snapshot and the ids new since it, then each facet value) and the facet menus.
-pub fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>) -> (Vec<Listing>, Facets) {
+pub fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>) -> (Vec<BrowseList>, Facets) {
     let mut out = vec![browse_listing(index)];
     out.extend(new.map(|(previous, ids)| new_listing(previous, ids)));
     let date = &index.header.date;
     let mut facets =
         Facets { networks: vec![], prices: vec![], segments: vec![], segment_version: method.segments.version.clone() };
-    let mut add = |menu: &mut Vec<Facet>, label: String, listing: Listing| {
+    let mut add = |menu: &mut Vec<Facet>, label: String, listing: BrowseList| {
         menu.push(Facet { href: names::in_snapshot(date, &listing.dir), label, count: listing.ids.len() });
         out.push(listing);
     };
@@ -95,8 +95,8 @@ pub fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>)
     (out, facets)
 }
 
-fn browse_listing(index: &Index) -> Listing {
-    Listing {
+fn browse_listing(index: &Index) -> BrowseList {
+    BrowseList {
         dir: names::BROWSE_DIR.into(),
         heading: "All resources".into(),
         intro: "Every ranked resource of this snapshot, in browse order: distinct paying addresses, then paid calls, then URL.".into(),
@@ -104,8 +104,8 @@ fn browse_listing(index: &Index) -> Listing {
     }
 }
 
-fn new_listing(previous: &str, ids: Vec<usize>) -> Listing {
-    Listing {
+fn new_listing(previous: &str, ids: Vec<usize>) -> BrowseList {
+    BrowseList {
         dir: names::NEW_DIR.into(),
         heading: format!("New since the snapshot of {previous}"),
         intro: format!(
@@ -118,14 +118,14 @@ fn new_listing(previous: &str, ids: Vec<usize>) -> Listing {
 
 /// A listing per network any entry accepts payment on, by network id; each with its
 /// menu label.
-fn network_listings(index: &Index) -> Vec<(String, Listing)> {
+fn network_listings(index: &Index) -> Vec<(String, BrowseList)> {
     let mut networks: Vec<&str> = index.entries.iter().flat_map(|e| e.networks.iter().map(String::as_str)).collect();
     networks.sort_unstable();
     networks.dedup();
     networks
         .into_iter()
         .map(|n| {
-            let listing = Listing {
+            let listing = BrowseList {
                 dir: names::network_dir(&network_slug(n)),
                 heading: format!("Accepts payment on {n}"),
                 intro: format!("Resources that list {n} among their payment options."),
@@ -137,11 +137,11 @@ fn network_listings(index: &Index) -> Vec<(String, Listing)> {
 }
 
 /// A listing per price band, then one for entries with no readable USD price.
-fn price_listings(index: &Index) -> Vec<(String, Listing)> {
-    let mut out: Vec<(String, Listing)> = PRICE_BANDS
+fn price_listings(index: &Index) -> Vec<(String, BrowseList)> {
+    let mut out: Vec<(String, BrowseList)> = PRICE_BANDS
         .iter()
         .map(|(slug, label, _)| {
-            let listing = Listing {
+            let listing = BrowseList {
                 dir: names::price_dir(slug),
                 heading: format!("Lowest USD price: {label}"),
                 intro: "By the lowest price asked in a known mainnet USD stablecoin.".into(),
@@ -150,7 +150,7 @@ fn price_listings(index: &Index) -> Vec<(String, Listing)> {
             ((*label).to_owned(), listing)
         })
         .collect();
-    let unpriced = Listing {
+    let unpriced = BrowseList {
         dir: names::NO_USD_PRICE_DIR.into(),
         heading: "No USD price readable".into(),
         intro: "Resources priced only in test-network tokens or unknown assets, or with no readable amount.".into(),
@@ -161,13 +161,13 @@ fn price_listings(index: &Index) -> Vec<(String, Listing)> {
 }
 
 /// A listing per segment of the method's segment rules, in their order.
-fn segment_listings(index: &Index, method: &Method) -> Vec<(String, Listing)> {
+fn segment_listings(index: &Index, method: &Method) -> Vec<(String, BrowseList)> {
     method
         .segments
         .segments
         .iter()
         .map(|s| {
-            let listing = Listing {
+            let listing = BrowseList {
                 dir: names::segment_dir(&s.id),
                 heading: format!("Segment: {}", s.label),
                 intro: format!(

@@ -6,7 +6,7 @@ use askama::Template;
 use super::{table_rows, Chrome, TableRow, PAGE_SIZE};
 use crate::method::names;
 use crate::site::context::SnapshotContext;
-use crate::site::facets::{Facets, Listing};
+use crate::site::facets::{BrowseList, Facets};
 
 pub struct Pager {
     pub page: usize,
@@ -28,12 +28,12 @@ pub struct ListPage<'a> {
 }
 
 /// How many pages a listing takes: one at least, so an empty listing still has a page.
-pub fn page_count(listing: &Listing) -> usize {
+pub fn page_count(listing: &BrowseList) -> usize {
     listing.ids.len().div_ceil(PAGE_SIZE).max(1)
 }
 
 /// Page `page` (from 1) of `listing`.
-pub fn list_page<'a>(cx: &'a SnapshotContext, listing: &Listing, page: usize) -> ListPage<'a> {
+pub fn list_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList, page: usize) -> ListPage<'a> {
     let pages = page_count(listing);
     let href = |n: usize| cx.href(&names::listing_page_dir(&listing.dir, n));
     let total = listing.ids.len();

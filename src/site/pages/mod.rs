@@ -26,7 +26,7 @@ use crate::method::view::clip;
 
 pub use crate::site::chrome::Chrome;
 use crate::site::context::SnapshotContext;
-use crate::site::facets::Listing;
+use crate::site::facets::BrowseList;
 use evaluation::Measured;
 
 /// Rows per browse page.
@@ -129,7 +129,7 @@ pub enum Page<'a> {
     Method,
     Corrections,
     Report,
-    List { listing: &'a Listing, page: usize },
+    List { listing: &'a BrowseList, page: usize },
     Resource(usize),
     Evaluation(&'a Measured),
 }
