@@ -121,6 +121,13 @@ fn check_item_value(value: &Value, method: &Method) {
             // URL on another owner.
             assert!(index.entries.len() <= 1);
             let Some(entry) = index.entries.first() else { return };
+            // report.json lists the entry's dropped fields exactly when it has some.
+            let listed: Vec<_> = index.report.dropped_fields.iter().map(|d| (&d.resource, d.id, &d.fields)).collect();
+            if r.drops.is_empty() {
+                assert!(listed.is_empty());
+            } else {
+                assert_eq!(listed, vec![(&r.url, 0, &r.drops)]);
+            }
             assert!(entry.haystack.starts_with(' ') && entry.haystack.ends_with(' '));
             assert!(
                 entry.slug().bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'),
