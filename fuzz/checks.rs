@@ -115,11 +115,19 @@ fn check_item_value(value: &Value, method: &Method) {
         }
         Ok(r) => {
             check_resource(&r);
+            check_counters(value, &r);
             assert!(index.report.rejected.is_empty());
             // One readable item gives one entry, unless the corrections log settled its
             // URL on another owner.
             assert!(index.entries.len() <= 1);
             let Some(entry) = index.entries.first() else { return };
+            // report.json lists the entry's dropped fields exactly when it has some.
+            let listed: Vec<_> = index.report.dropped_fields.iter().map(|d| (&d.resource, d.id, &d.fields)).collect();
+            if r.drops.is_empty() {
+                assert!(listed.is_empty());
+            } else {
+                assert_eq!(listed, vec![(&r.url, 0, &r.drops)]);
+            }
             assert!(entry.haystack.starts_with(' ') && entry.haystack.ends_with(' '));
             assert!(
                 entry.slug().bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'),
@@ -143,6 +151,34 @@ fn check_item_value(value: &Value, method: &Method) {
                 let f = Filters::parse(Some("0.01"), Some(network), Some("1")).expect("valid filters");
                 let a = answer(&index, method, "", &f);
                 assert!(a.meta.returned <= 1);
+            }
+        }
+    }
+}
+
+/// content/method.md#counters: a counter is published only when the item sent it as a
+/// JSON number (and then exactly the value of its text, when that is plain digits); a
+/// value of any other kind but null is dropped, by field name, never coerced.
+fn check_counters(value: &Value, r: &Resource) {
+    for (key, published) in
+        [("l30DaysTotalCalls", r.quality.calls_30d), ("l30DaysUniquePayers", r.quality.unique_payers_30d)]
+    {
+        let sent = value.get("quality").filter(|q| q.is_object()).and_then(|q| q.get(key));
+        let field = format!("quality.{key}");
+        let dropped = r.drops.iter().filter(|d| d.field == field).count();
+        match (sent, published) {
+            (None | Some(Value::Null), _) => assert_eq!((published, dropped), (None, 0), "{field}: absent or null"),
+            (Some(Value::Number(n)), Some(count)) => {
+                assert_eq!(dropped, 0, "{field}: published and dropped");
+                if n.as_str().bytes().all(|b| b.is_ascii_digit()) {
+                    assert_eq!(n.as_str().trim_start_matches('0'), count.to_string().trim_start_matches('0'));
+                }
+            }
+            (Some(Value::Number(n)), None) => {
+                assert_eq!(dropped, 1, "{field}: {} neither published nor dropped", n.as_str())
+            }
+            (Some(other), published) => {
+                assert_eq!((published, dropped), (None, 1), "{field}: {other} is not a JSON number")
             }
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! The catalogue is written by many clients and has every oddity listed in the data
 //! README: two protocol versions, the description in two places, the price in two
-//! fields, empty and huge amounts, counters as numbers or strings. Parsing never fails
+//! fields, empty and huge amounts, counters in odd forms. Parsing never fails
 //! on a bad field: the field is dropped, the reason recorded in `drops`, and the rest
 //! of the listing kept. Only an item with no usable resource URL is rejected.
 
@@ -82,7 +82,9 @@ pub struct Accept {
     pub description: Option<String>,
 }
 
-/// The catalogue's own counters, unmodified.
+/// The catalogue's own counters, unmodified: each is the value sent when that is a
+/// non-negative whole JSON number (content/method.md#reading), else `None`; a value of
+/// any other kind is also recorded in [`Resource::drops`], never coerced.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Quality {
     pub calls_30d: Option<u64>,
@@ -142,8 +144,9 @@ impl Reader {
         }
     }
 
-    /// A non-negative whole counter, sent as a number or as digits in a string.
-    fn counter(&mut self, obj: &serde_json::Map<String, Value>, key: &str, field: &str) -> Option<u64> {
+    /// `x402Version`: a whole number, sent as a number or as digits in a string. It is
+    /// not a published figure (only read, never shown), and keeps its reading as it was.
+    fn version_number(&mut self, obj: &serde_json::Map<String, Value>, key: &str, field: &str) -> Option<u64> {
         let value = obj.get(key)?;
         let parsed = match value {
             Value::Null => return None,
@@ -161,6 +164,118 @@ impl Reader {
         }
         parsed
     }
+
+    /// A catalogue counter, published as sent (content/method.md#reading): a JSON number
+    /// whose value is a whole number from 0 to `u64::MAX`. Absent and null are no
+    /// reading. Anything else (text, even digits in text; a negative; a fraction; a
+    /// value past `u64::MAX`; a boolean, list or object) is no reading either, and is
+    /// dropped with what was found: never coerced, clamped or wrapped.
+    fn count(&mut self, obj: &serde_json::Map<String, Value>, key: &str, field: &str) -> Option<u64> {
+        let value = obj.get(key)?;
+        let what = match value {
+            Value::Null => return None,
+            Value::Number(n) => match whole_number(n.as_str()) {
+                Ok(count) => return Some(count),
+                Err(why) => format!("{}, {}", found(value), why.words()),
+            },
+            other => found(other),
+        };
+        self.drop(field, format!("expected a non-negative whole JSON number, found {what}"));
+        None
+    }
+}
+
+/// Why a JSON number is not a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotACount {
+    Negative,
+    Fraction,
+    TooLarge,
+    /// Not JSON number syntax (serde_json never makes one; kept so no text is guessed at).
+    Unreadable,
+}
+
+impl NotACount {
+    fn words(self) -> String {
+        match self {
+            NotACount::Negative => "which is negative".into(),
+            NotACount::Fraction => "which is not a whole number".into(),
+            NotACount::TooLarge => format!("which is larger than {}", u64::MAX),
+            NotACount::Unreadable => "which cannot be read as a number".into(),
+        }
+    }
+}
+
+/// The value of a JSON number, from its text as sent, when that value is a whole number
+/// from 0 to `u64::MAX`. serde_json keeps a number's digits as written (its
+/// `arbitrary_precision` feature; only the exponent is respelt, `1E3` as `1e+3`), so the
+/// value is decided on the decimal text, exactly, never through a float: `12`, `12.0`,
+/// `1.2e1` and `1200e-2` are all 12, `-0` is 0, `12.5` and `1e-400` are fractions, `-3`
+/// is negative, and `1e400` or `18446744073709551616` are too large.
+fn whole_number(text: &str) -> Result<u64, NotACount> {
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let (negative, rest) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (rest, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() || !digits(int) || !digits(frac) {
+        return Err(NotACount::Unreadable);
+    }
+    // The exponent, as written; past 18 digits only its sign matters (see below).
+    let exponent: Option<i128> = match exponent {
+        None => Some(0),
+        Some(e) => {
+            let (sign, e) = match e.as_bytes().first() {
+                Some(b'-') => (-1, &e[1..]),
+                Some(b'+') => (1, &e[1..]),
+                _ => (1, e),
+            };
+            if e.is_empty() || !digits(e) {
+                return Err(NotACount::Unreadable);
+            }
+            let e = e.trim_start_matches('0');
+            if e.len() > 18 {
+                if sign < 0 {
+                    None
+                } else {
+                    Some(i128::MAX)
+                }
+            } else {
+                Some(sign * e.parse::<i128>().unwrap_or(0))
+            }
+        }
+    };
+    // The significant digits, without leading zeros.
+    let significant: String = int.chars().chain(frac.chars()).skip_while(|&c| c == '0').collect();
+    if significant.is_empty() {
+        // Zero, whatever its sign or exponent.
+        return Ok(0);
+    }
+    if negative {
+        return Err(NotACount::Negative);
+    }
+    // value = kept × 10^power, where kept ends in a non-zero digit, so the value is
+    // whole exactly when power is not negative.
+    let kept = significant.trim_end_matches('0');
+    let trailing = (significant.len() - kept.len()) as i128;
+    let Some(exponent) = exponent else {
+        return Err(NotACount::Fraction);
+    };
+    let power = exponent.saturating_sub(frac.len() as i128).saturating_add(trailing);
+    if power < 0 {
+        return Err(NotACount::Fraction);
+    }
+    // u64::MAX has 20 digits.
+    if (kept.len() as i128).saturating_add(power) > 20 {
+        return Err(NotACount::TooLarge);
+    }
+    let value = kept.parse::<u128>().map_err(|_| NotACount::TooLarge)? * 10u128.pow(power as u32);
+    u64::try_from(value).map_err(|_| NotACount::TooLarge)
 }
 
 impl Resource {
@@ -186,7 +301,7 @@ impl Resource {
 
         let mut r = Reader { drops: Vec::new() };
         let kind = shared(r.text(obj, "type", "type", MAX_NAME_CHARS));
-        let x402_version = r.counter(obj, "x402Version", "x402Version");
+        let x402_version = r.version_number(obj, "x402Version", "x402Version");
         let service_name = r.text(obj, "serviceName", "serviceName", MAX_NAME_CHARS);
         let last_updated = r.text(obj, "lastUpdated", "lastUpdated", 64);
         let tags = read_tags(&mut r, obj.get("tags"));
@@ -435,30 +550,41 @@ fn read_quality(r: &mut Reader, value: Option<&Value>) -> Quality {
         }
     };
     Quality {
-        calls_30d: r.counter(obj, "l30DaysTotalCalls", "quality.l30DaysTotalCalls"),
-        unique_payers_30d: r.counter(obj, "l30DaysUniquePayers", "quality.l30DaysUniquePayers"),
+        calls_30d: r.count(obj, "l30DaysTotalCalls", "quality.l30DaysTotalCalls"),
+        unique_payers_30d: r.count(obj, "l30DaysUniquePayers", "quality.l30DaysUniquePayers"),
         last_called_at_ms: read_timestamp(r, obj.get("lastCalledAt")),
     }
 }
 
-/// `lastCalledAt` is seen both as an ISO-8601 string and as epoch milliseconds.
+/// `lastCalledAt` is seen both as an ISO-8601 (RFC 3339) string and as epoch
+/// milliseconds, as a number or as digits in text. A number is read by the same rule as
+/// the counters ([`whole_number`]): a negative or fractional epoch is dropped, not rounded.
 fn read_timestamp(r: &mut Reader, value: Option<&Value>) -> Option<i64> {
     const FIELD: &str = "quality.lastCalledAt";
     // Between 2000-01-01 and 2200-01-01: anything else is not a real call time.
     const RANGE: std::ops::RangeInclusive<i64> = 946_684_800_000..=7_258_118_400_000;
-    let ms = match value? {
+    const OUT_OF_RANGE: &str = "which is before 2000-01-01 or after 2200-01-01";
+    let value = value?;
+    let ms: Result<i64, String> = match value {
         Value::Null => return None,
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => match s.parse::<i64>() {
-            Ok(ms) => Some(ms),
-            Err(_) => OffsetDateTime::parse(s, &Rfc3339).ok().map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64),
+        Value::Number(n) => match whole_number(n.as_str()) {
+            Ok(ms) => i64::try_from(ms).map_err(|_| format!("{}, {OUT_OF_RANGE}", found(value))),
+            Err(why) => Err(format!("{}, {}", found(value), why.words())),
         },
-        _ => None,
+        Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse::<i64>().map_err(|_| format!("{}, {OUT_OF_RANGE}", found(value)))
+        }
+        Value::String(s) => OffsetDateTime::parse(s, &Rfc3339)
+            .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+            .map_err(|_| format!("{}, which is not an RFC 3339 time", found(value))),
+        other => Err(found(other)),
     };
+    let ms =
+        ms.and_then(|ms| if RANGE.contains(&ms) { Ok(ms) } else { Err(format!("{}, {OUT_OF_RANGE}", found(value))) });
     match ms {
-        Some(ms) if RANGE.contains(&ms) => Some(ms),
-        _ => {
-            r.drop(FIELD, format!("expected an ISO-8601 time or epoch milliseconds, found {}", describe(value?)));
+        Ok(ms) => Some(ms),
+        Err(what) => {
+            r.drop(FIELD, format!("expected an RFC 3339 time or epoch milliseconds, found {what}"));
             None
         }
     }
@@ -479,6 +605,18 @@ fn kind_of(v: &Value) -> &'static str {
 fn describe(v: &Value) -> String {
     match v {
         Value::String(s) => format!("{:?}", clip(s)),
+        Value::Number(n) => clip(n.as_str()),
+        other => kind_of(other).to_owned(),
+    }
+}
+
+/// What was found, for a counter's or a time's drop reason: text quoted and clipped (so
+/// digits in text are told from a number), a number as written and clipped, a boolean
+/// as written, anything else by its kind.
+fn found(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("text {:?}", clip(s)),
+        Value::Bool(b) => b.to_string(),
         Value::Number(n) => clip(n.as_str()),
         other => kind_of(other).to_owned(),
     }
@@ -538,6 +676,182 @@ mod tests {
     fn last_called_at_as_epoch_millis() {
         let item = json!({"resource": "https://a.example", "quality": {"lastCalledAt": 1_787_133_600_123_i64}});
         assert_eq!(Resource::from_value(&item).unwrap().quality.last_called_at_ms, Some(1_787_133_600_123));
+    }
+
+    /// An item with `quality` written as JSON text, so numbers reach the reader as written
+    /// (arbitrary_precision keeps `12.0` and `-0` as sent, and spells `1e3` `1e+3`).
+    fn with_quality(quality: &str) -> Resource {
+        let text = format!(r#"{{"resource": "https://a.example/q", "quality": {quality}}}"#);
+        Resource::from_value(&serde_json::from_str(&text).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn whole_numbers_are_decided_on_the_text_exactly() {
+        for (text, value) in [
+            ("0", 0),
+            ("12", 12),
+            ("12.0", 12),
+            ("12.000", 12),
+            ("1.2e1", 12),
+            ("1200e-2", 12),
+            ("0.5e1", 5),
+            ("1e3", 1000),
+            ("1E+3", 1000),
+            ("-0", 0),
+            ("-0.0e5", 0),
+            ("0e999999999999999999999999", 0),
+            ("18446744073709551615", u64::MAX),
+            ("1.8446744073709551615e19", u64::MAX),
+        ] {
+            assert_eq!(whole_number(text), Ok(value), "{text}");
+        }
+        for (text, why) in [
+            ("-3", NotACount::Negative),
+            ("-1e400", NotACount::Negative),
+            ("-2.5", NotACount::Negative),
+            ("12.5", NotACount::Fraction),
+            ("2.5", NotACount::Fraction),
+            ("125e-1", NotACount::Fraction),
+            ("1e-400", NotACount::Fraction),
+            ("1e-9999999999999999999999", NotACount::Fraction),
+            ("18446744073709551616", NotACount::TooLarge),
+            ("1.8446744073709551616e19", NotACount::TooLarge),
+            ("1e20", NotACount::TooLarge),
+            ("1e400", NotACount::TooLarge),
+            ("1e9999999999999999999999", NotACount::TooLarge),
+            ("123456789012345678901234567890", NotACount::TooLarge),
+            ("", NotACount::Unreadable),
+            ("NaN", NotACount::Unreadable),
+            ("1e", NotACount::Unreadable),
+            (".5", NotACount::Unreadable),
+        ] {
+            assert_eq!(whole_number(text), Err(why), "{text}");
+        }
+    }
+
+    #[test]
+    fn good_counters_are_published_as_sent() {
+        for (written, value) in
+            [("0", 0), ("12", 12), ("12.0", 12), ("1e3", 1000), ("-0", 0), ("18446744073709551615", u64::MAX)]
+        {
+            let r = with_quality(&format!(r#"{{"l30DaysTotalCalls": {written}, "l30DaysUniquePayers": {written}}}"#));
+            assert_eq!((r.quality.calls_30d, r.quality.unique_payers_30d), (Some(value), Some(value)), "{written}");
+            assert!(r.drops.is_empty(), "{written}: {:?}", r.drops);
+        }
+    }
+
+    #[test]
+    fn missing_or_null_counters_are_null_and_not_drops() {
+        for quality in
+            ["{}", r#"{"l30DaysTotalCalls": null, "l30DaysUniquePayers": null, "lastCalledAt": null}"#, "null"]
+        {
+            let r = with_quality(quality);
+            assert_eq!(r.quality, Quality::default(), "{quality}");
+            assert!(r.drops.is_empty(), "{quality}: {:?}", r.drops);
+        }
+    }
+
+    #[test]
+    fn bad_counters_are_null_and_dropped_with_what_was_found() {
+        let expected = "expected a non-negative whole JSON number, found";
+        for (written, found) in [
+            (r#""12""#, r#"text "12""#),
+            (r#""0""#, r#"text "0""#),
+            (r#""""#, r#"text """#),
+            ("-3", "-3, which is negative"),
+            ("-1", "-1, which is negative"),
+            ("2.5", "2.5, which is not a whole number"),
+            ("12.5", "12.5, which is not a whole number"),
+            ("1E-3", "1e-3, which is not a whole number"),
+            ("1e400", "1e+400, which is larger than 18446744073709551615"),
+            ("18446744073709551616", "18446744073709551616, which is larger than 18446744073709551615"),
+            ("true", "true"),
+            ("false", "false"),
+            ("{}", "an object"),
+            ("[12]", "a list"),
+        ] {
+            let r = with_quality(&format!(r#"{{"l30DaysTotalCalls": {written}, "l30DaysUniquePayers": 4}}"#));
+            assert_eq!(r.quality.calls_30d, None, "{written}");
+            // The other counter of the same listing is kept.
+            assert_eq!(r.quality.unique_payers_30d, Some(4), "{written}");
+            assert_eq!(
+                r.drops,
+                vec![Drop { field: "quality.l30DaysTotalCalls".into(), reason: format!("{expected} {found}") }],
+                "{written}"
+            );
+            let r = with_quality(&format!(r#"{{"l30DaysUniquePayers": {written}}}"#));
+            assert_eq!(r.quality.unique_payers_30d, None, "{written}");
+            assert_eq!(r.drops.len(), 1);
+            assert_eq!(r.drops[0].field, "quality.l30DaysUniquePayers");
+        }
+    }
+
+    #[test]
+    fn what_was_found_is_clipped() {
+        let long_number = "9".repeat(1000);
+        let r = with_quality(&format!(r#"{{"l30DaysTotalCalls": {long_number}}}"#));
+        assert_eq!(r.quality.calls_30d, None);
+        assert_eq!(
+            r.drops[0].reason,
+            format!(
+                "expected a non-negative whole JSON number, found {}…, which is larger than {}",
+                "9".repeat(40),
+                u64::MAX
+            )
+        );
+        let r = with_quality(&format!(r#"{{"l30DaysUniquePayers": "{}"}}"#, "x".repeat(1000)));
+        assert_eq!(
+            r.drops[0].reason,
+            format!("expected a non-negative whole JSON number, found text \"{}…\"", "x".repeat(40))
+        );
+    }
+
+    #[test]
+    fn last_called_at_keeps_its_forms_and_drops_the_rest() {
+        let at = |written: &str| with_quality(&format!(r#"{{"lastCalledAt": {written}}}"#));
+        for written in [
+            r#""2026-08-19T10:00:00.123Z""#,
+            r#""2026-08-19T12:00:00.123+02:00""#,
+            "1787133600123",
+            "1787133600123.0",
+            "1.787133600123e12",
+            r#""1787133600123""#,
+        ] {
+            let r = at(written);
+            assert_eq!(r.quality.last_called_at_ms, Some(1_787_133_600_123), "{written}");
+            assert!(r.drops.is_empty(), "{written}: {:?}", r.drops);
+        }
+        assert_eq!(at("null").quality.last_called_at_ms, None);
+        assert!(at("null").drops.is_empty());
+        let expected = "expected an RFC 3339 time or epoch milliseconds, found";
+        for (written, found) in [
+            ("-1787133600123", "-1787133600123, which is negative".to_owned()),
+            ("1787133600123.5", "1787133600123.5, which is not a whole number".to_owned()),
+            ("1e400", format!("1e+400, which is larger than {}", u64::MAX)),
+            ("18446744073709551615", "18446744073709551615, which is before 2000-01-01 or after 2200-01-01".to_owned()),
+            ("5", "5, which is before 2000-01-01 or after 2200-01-01".to_owned()),
+            (r#""yesterday""#, r#"text "yesterday", which is not an RFC 3339 time"#.to_owned()),
+            (r#""+1787133600123""#, r#"text "+1787133600123", which is not an RFC 3339 time"#.to_owned()),
+            (r#""-1787133600123""#, r#"text "-1787133600123", which is not an RFC 3339 time"#.to_owned()),
+            (
+                r#""99999999999999999999""#,
+                r#"text "99999999999999999999", which is before 2000-01-01 or after 2200-01-01"#.to_owned(),
+            ),
+            (
+                r#""1999-12-31T23:59:59Z""#,
+                r#"text "1999-12-31T23:59:59Z", which is before 2000-01-01 or after 2200-01-01"#.to_owned(),
+            ),
+            ("true", "true".to_owned()),
+            ("{}", "an object".to_owned()),
+        ] {
+            let r = at(written);
+            assert_eq!(r.quality.last_called_at_ms, None, "{written}");
+            assert_eq!(
+                r.drops,
+                vec![Drop { field: "quality.lastCalledAt".into(), reason: format!("{expected} {found}") }],
+                "{written}"
+            );
+        }
     }
 
     #[test]

@@ -10,9 +10,10 @@ use crate::catalogue::model::Quality;
 /// The figures of one resource, before the query adds its match_score.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Figures {
-    /// The catalogue's `l30DaysTotalCalls`, unmodified.
+    /// The catalogue's `l30DaysTotalCalls`, unmodified; `None` when absent, null or
+    /// dropped (not a non-negative whole JSON number).
     pub calls_30d: Option<u64>,
-    /// The catalogue's `l30DaysUniquePayers`, unmodified.
+    /// The catalogue's `l30DaysUniquePayers`, unmodified; `None` as for `calls_30d`.
     pub unique_payers_30d: Option<u64>,
     pub calls_per_payer: Option<Thousandths>,
     pub days_since_last_call: Option<u64>,
@@ -76,7 +77,52 @@ pub fn figures(quality: &Quality, snapshot_date: Date) -> Figures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::model::Resource;
     use time::macros::date;
+
+    /// The figures of an item whose `quality` is written as JSON text (numbers as sent).
+    fn figures_of(quality: &str) -> (Figures, usize) {
+        let text = format!(r#"{{"resource": "https://a.example/f", "quality": {quality}}}"#);
+        let r = Resource::from_value(&serde_json::from_str(&text).unwrap()).unwrap();
+        (figures(&r.quality, date!(2026 - 08 - 20)), r.drops.len())
+    }
+
+    #[test]
+    fn published_counters_are_the_catalogues_own() {
+        let (f, drops) = figures_of(
+            r#"{"l30DaysTotalCalls": 670, "l30DaysUniquePayers": 668, "lastCalledAt": "2026-08-19T10:00:00.123Z"}"#,
+        );
+        assert_eq!(drops, 0);
+        assert_eq!((f.calls_30d, f.unique_payers_30d), (Some(670), Some(668)));
+        assert_eq!(f.calls_per_payer.map(|t| t.fixed()), Some("1.003".to_owned()));
+        assert_eq!(f.days_since_last_call, Some(1));
+        // 12.0 and 1e3 are whole JSON numbers: published as 12 and 1000.
+        let (f, drops) = figures_of(r#"{"l30DaysTotalCalls": 1e3, "l30DaysUniquePayers": 12.0}"#);
+        assert_eq!(drops, 0);
+        assert_eq!((f.calls_30d, f.unique_payers_30d), (Some(1000), Some(12)));
+        assert_eq!(f.calls_per_payer.map(|t| t.fixed()), Some("83.333".to_owned()));
+    }
+
+    #[test]
+    fn a_dropped_counter_leaves_its_figure_and_what_follows_from_it_null() {
+        // Each bad value nulls its own figure and the ratio; the good counter beside it stays.
+        for bad in [r#""12""#, "-3", "2.5", "1e400", "true", "{}", "[]"] {
+            let (f, drops) = figures_of(&format!(r#"{{"l30DaysTotalCalls": {bad}, "l30DaysUniquePayers": 4}}"#));
+            assert_eq!(drops, 1, "{bad}");
+            assert_eq!((f.calls_30d, f.unique_payers_30d, f.calls_per_payer), (None, Some(4), None), "{bad}");
+            let (f, drops) = figures_of(&format!(r#"{{"l30DaysTotalCalls": 9, "l30DaysUniquePayers": {bad}}}"#));
+            assert_eq!(drops, 1, "{bad}");
+            assert_eq!((f.calls_30d, f.unique_payers_30d, f.calls_per_payer), (Some(9), None, None), "{bad}");
+        }
+        // A dropped lastCalledAt: no days_since_last_call.
+        for bad in ["-1787133600123", "1787133600123.5", r#""yesterday""#, "false"] {
+            let (f, drops) = figures_of(&format!(r#"{{"lastCalledAt": {bad}}}"#));
+            assert_eq!((f.days_since_last_call, drops), (None, 1), "{bad}");
+        }
+        // Missing or null: null figures, no drop.
+        let (f, drops) = figures_of(r#"{"l30DaysTotalCalls": null}"#);
+        assert_eq!((f, drops), (Figures::default(), 0));
+    }
 
     #[test]
     fn ratio_rounds_half_up_to_three_decimals() {

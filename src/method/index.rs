@@ -110,6 +110,9 @@ pub struct Report {
     pub quarantined: Vec<Conflict>,
     /// Listings of a settled URL that do not pay its owner.
     pub overruled: Vec<Overruled>,
+    /// The ranked resources with a field dropped or cut while reading (content/method.md#reading),
+    /// in browse order: the same list the report page and each resource's page show.
+    pub dropped_fields: Vec<DroppedFields>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -130,6 +133,15 @@ pub struct Conflict {
     pub resource: String,
     /// Every payTo set that claimed the URL, across the stored snapshots.
     pub claims: Vec<Claim>,
+}
+
+/// A ranked resource and the fields dropped or cut while reading it.
+#[derive(Debug, Clone, Serialize)]
+pub struct DroppedFields {
+    pub resource: String,
+    /// Its position in browse order (the `id` of its record).
+    pub id: usize,
+    pub fields: Vec<crate::catalogue::model::Drop>,
 }
 
 /// A listing dropped because the corrections log settled its URL on another owner.
@@ -273,6 +285,12 @@ impl Index {
         entries.par_sort_unstable_by(|a, b| a.rank_key(0).cmp(&b.rank_key(0)));
         report.rejected.sort_by_key(|r| r.position);
         report.overruled.sort_by_key(|o| o.position);
+        report.dropped_fields = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.resource.drops.is_empty())
+            .map(|(id, e)| DroppedFields { resource: e.resource.url.clone(), id, fields: e.resource.drops.clone() })
+            .collect();
         Index { header, date, entries, report }
     }
 }

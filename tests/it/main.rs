@@ -12,6 +12,7 @@ mod common;
 mod adversarial;
 mod cli;
 mod composer_differential;
+mod counters;
 mod explore;
 mod explore_differential;
 mod fetch;
