@@ -44,7 +44,7 @@ function states() {
     home: { path: `/${DATE}/` },
     "resource with history": { path: resourcePage((h) => h.includes('id="hist-h"') && !h.includes('class="withheld"')) },
     "resource withheld": { path: resourcePage((h) => h.includes('class="withheld"')) },
-    method: { path: "/method/1.0.0/" },
+    method: { path: "/method/1.1.0/" },
     results: {
       path: `/${DATE}/`,
       act: async (page) => {

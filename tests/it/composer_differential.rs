@@ -294,7 +294,7 @@ fn composer_reports_source_unavailable_not_an_empty_list() {
     // A manifest of another method version: the composer must refuse, not guess.
     let manifest = api.join("manifest.json");
     let text = fs::read_to_string(&manifest).unwrap();
-    fs::write(&manifest, text.replace("\"version\":\"1.0.0\",\"url\"", "\"version\":\"2.0.0\",\"url\"")).unwrap();
+    fs::write(&manifest, text.replace("\"version\":\"1.1.0\",\"url\"", "\"version\":\"2.0.0\",\"url\"")).unwrap();
     assert_eq!(run(&api)["error"]["code"], "SOURCE_UNAVAILABLE");
     fs::remove_file(&manifest).unwrap();
     assert_eq!(run(&api)["error"]["code"], "SOURCE_UNAVAILABLE");

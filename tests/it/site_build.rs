@@ -56,7 +56,7 @@ fn mini_site_has_the_expected_tree() {
     for expected in [
         "index.html".to_owned(),
         "_redirects".to_owned(),
-        "method/1.0.0/index.html".to_owned(),
+        "method/1.1.0/index.html".to_owned(),
         "schema/answer.schema.json".to_owned(),
         format!("{d}/index.html"),
         format!("{d}/search/index.html"),
