@@ -14,6 +14,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { launchChromium } from "../tests/e2e/chromium.mjs";
 import { buildSite, serveSite } from "../tests/e2e/site.mjs";
+import { METHOD_VERSION } from "../static/rules.js";
 
 const KB = 1024;
 const HOME_BUDGET = 50 * KB;
@@ -61,7 +62,7 @@ for (const date of dates) {
   const group = date === newest ? `resource pages ${date}, all ${all.length}` : `resource pages ${date}, ${chosen.length} of ${all.length} (every ${k} by slug)`;
   for (const slug of chosen) want(`/${date}/r/${slug}/`, group, RESOURCE_BUDGET);
 }
-want("/method/1.0.0/", "method page", null);
+want(`/method/${METHOD_VERSION}/`, "method page", null);
 want(`/${newest}/browse/`, `browse ${newest}`, null);
 
 const server = await serveSite(publicDir);

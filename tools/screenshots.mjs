@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { launchChromium } from "../tests/e2e/chromium.mjs";
 import { buildSite, repo, serveSite } from "../tests/e2e/site.mjs";
+import { METHOD_VERSION } from "../static/rules.js";
 
 const SIZES = {
   phone: { width: 360, height: 780 },
@@ -57,7 +58,7 @@ const PAGES = [
   { name: "resource", path: `/${DATE}/r/${withHistory}/` },
   { name: "withheld", path: `/${DATE}/r/${withheld}/` },
   ...(charted ? [{ name: "resource-chart", path: `/${newest}/r/${charted}/` }] : []),
-  { name: "method", path: "/method/1.0.0/" },
+  { name: "method", path: `/method/${METHOD_VERSION}/` },
   { name: "search", path: `/${DATE}/`, then: search },
   // The same results reached by a shared link (the no-JS form's target).
   { name: "search-link", path: `/${DATE}/search/?q=token+price`, then: (page) => page.waitForSelector("#results[data-state]:not([aria-busy])") },
