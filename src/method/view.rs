@@ -92,11 +92,11 @@ impl<'a> Listing<'a> {
         s.serialize_field("page", &self.page)
     }
 
-    /// How many fields the three groups write.
+    /// How many fields the three groups write (a serializer's length hint).
     pub const fn field_count(fields: Fields) -> usize {
         match fields {
-            Fields::All => 13,
-            Fields::WithoutPricesAndSegments => 11,
+            Fields::All => 14,
+            Fields::WithoutPricesAndSegments => 12,
         }
     }
 }
@@ -113,5 +113,37 @@ pub fn clip(text: &str, max: usize) -> String {
         text.to_owned()
     } else {
         format!("{}…", text.chars().take(max - 1).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::{Serialize, Serializer};
+
+    use super::*;
+    use crate::catalogue::snapshot::Snapshot;
+
+    /// The three groups alone, as a surface with no fields of its own would write them.
+    struct Groups<'a>(Listing<'a>, Fields);
+
+    impl Serialize for Groups<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut s = serializer.serialize_struct("Groups", Listing::field_count(self.1))?;
+            self.0.write_listed(&mut s, self.1)?;
+            self.0.write_figures(&mut s, self.1)?;
+            self.0.write_shown(&mut s)?;
+            s.end()
+        }
+    }
+
+    #[test]
+    fn field_counts_are_the_fields_written() {
+        let method = Method::embedded();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/snapshots/2026-08-20.json");
+        let index = Index::build(&Snapshot::read(&path).unwrap(), &method);
+        for fields in [Fields::All, Fields::WithoutPricesAndSegments] {
+            let value = serde_json::to_value(Groups(Listing::of(&index.entries[0], &index, &method), fields)).unwrap();
+            assert_eq!(value.as_object().unwrap().len(), Listing::field_count(fields), "{fields:?}");
+        }
     }
 }
