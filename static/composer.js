@@ -621,7 +621,7 @@ function clip(text, max = 200) {
 }
 
 /** "1.003" and "(670 calls / 668 payers)": a ratio is never shown without its two
- * counts (empty only when a count is missing), as src/site/pages.rs ratio_and_counts. */
+ * counts (empty only when a count is missing), as src/site/pages/mod.rs ratio_and_counts. */
 export function ratioAndCounts(row) {
   const { calls_per_payer: ratio, calls_30d: calls, unique_payers_30d: payers } = row;
   if (calls === null || payers === null) return [DASH, ""];

@@ -207,7 +207,7 @@ describe("parseFilters", () => {
 
 describe("posting lists", () => {
   test("flagged lists decode gaps and flags", () => {
-    // The example of src/site/shards.rs: (3, true), (4, false), (10, true).
+    // The example of src/site/api/method.rs: (3, true), (4, false), (10, true).
     assert.deepEqual(decodePostings([7, 2, 13]), { ids: [3, 4, 10], flags: [1, 0, 1] });
     assert.deepEqual(decodePostings([0]), { ids: [0], flags: [0] });
     assert.deepEqual(decodePostings([]), { ids: [], flags: [] });
