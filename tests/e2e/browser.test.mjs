@@ -205,7 +205,7 @@ test("the evaluation page and the explore method page are published", async () =
   const { page, problems } = await open(`/${DATE}/explore/evaluation/`);
   const table = await page.$$eval("table.eval tbody tr th", (ths) => ths.map((th) => th.textContent));
   assert.deepEqual(table.slice(0, 6), ["method", "bm25", "dense", "dense_exact", "fused", "explore"]);
-  const method = await open("/explore/1.0.0/");
+  const method = await open("/explore/1.1.0/");
   assert.match(await method.page.textContent("h1"), /Explore, version 1\.0\.0/);
   assert.match(await method.page.textContent("#vector-table + table"), /all-MiniLM-L6-v2/);
   assert.deepEqual([...problems, ...method.problems], []);

@@ -40,7 +40,7 @@ fn query_json_answers_from_the_newest_embedded_snapshot() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["meta"]["snapshot"]["date"], "2026-08-20");
-    assert_eq!(v["meta"]["method"]["version"], "1.1.0");
+    assert_eq!(v["meta"]["method"]["version"], x402dir::method::DISCOVERY_METHOD_VERSION);
     assert_eq!(v["meta"]["query"]["tokens"], serde_json::json!(["ethereum"]));
     assert_eq!(v["meta"]["limits"].as_array().unwrap().len(), 3);
     let data = v["data"].as_array().unwrap();

@@ -14,7 +14,7 @@ use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::Explore;
 use x402dir::method::index::Index;
 use x402dir::method::names;
-use x402dir::method::Method;
+use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
 use x402dir::site::{self, api::method as shards};
 
 /// Every file under `root`, by path relative to it, with its bytes.
@@ -56,7 +56,7 @@ fn mini_site_has_the_expected_tree() {
     for expected in [
         "index.html".to_owned(),
         "_redirects".to_owned(),
-        "method/1.1.0/index.html".to_owned(),
+        format!("method/{DISCOVERY_METHOD_VERSION}/index.html"),
         "schema/answer.schema.json".to_owned(),
         format!("{d}/index.html"),
         format!("{d}/search/index.html"),
@@ -110,8 +110,10 @@ fn mini_site_api_matches_hand_worked_expectations() {
     };
     assert_eq!(posting("weather"), json!([1, 2]));
     assert_eq!(posting("headlines"), json!([3]));
-    assert_eq!(posting("ask"), json!([4]));
-    assert_eq!(posting("anything"), Value::Null, "withheld words are not indexed");
+    // The withheld description's words are indexed as listed (flag 1: in the
+    // description), so "ask", once only a URL word, now counts toward match_score.
+    assert_eq!(posting("ask"), json!([5]));
+    assert_eq!(posting("anything"), json!([5]), "withheld words are indexed, as listed");
     assert_eq!(posting("@network:eip155:8453"), json!([0, 2]));
     assert_eq!(posting("@network:eip155:84532"), json!([4]));
     assert_eq!(json_file(&api.join("prices.json")), json!({"ladder": [["0.001", [0]], ["0.02", [1]]]}));
