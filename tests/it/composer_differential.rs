@@ -178,7 +178,7 @@ fn withheld_queries(rng: &mut Rng, index: &Index) -> Vec<Value> {
             continue;
         }
         let text: Vec<&str> = (0..1 + rng.below(3)).map(|_| *rng.pick(&words)).collect();
-        queries.push(json!({"text": text.join(" "), "max_price": null, "network": null, "limit": 50}));
+        queries.push(json!({"text": text.join(" "), "max_price": null, "network": null, "limit": "50"}));
     }
     queries
 }
