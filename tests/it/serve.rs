@@ -167,7 +167,7 @@ fn cache_control_follows_the_path() {
         ("/robots.txt".to_owned(), "/*"),
         (format!("/{date}/"), "/20*"),
         (format!("/{date}/api/manifest.json"), "/20*"),
-        ("/method/1.1.0/".to_owned(), "/method/*"),
+        (format!("/method/{}/", x402dir::method::DISCOVERY_METHOD_VERSION), "/method/*"),
         ("/latest/api/manifest.json".to_owned(), "/latest/*"),
     ] {
         let reply = get(server.port, &target);
