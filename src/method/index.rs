@@ -161,6 +161,10 @@ pub struct Index {
     /// In browse order (the order of a query with no tokens).
     pub entries: Vec<Entry>,
     pub report: Report,
+    /// True when any listing carries a usage counter (payers or calls). Without one,
+    /// the order falls to match_score, then URL (content/method.md#ranking), and every
+    /// surface says so.
+    pub usage_counters: bool,
 }
 
 impl Index {
@@ -291,7 +295,9 @@ impl Index {
             .filter(|(_, e)| !e.resource.drops.is_empty())
             .map(|(id, e)| DroppedFields { resource: e.resource.url.clone(), id, fields: e.resource.drops.clone() })
             .collect();
-        Index { header, date, entries, report }
+        let usage_counters =
+            entries.iter().any(|e| e.figures.unique_payers_30d.is_some() || e.figures.calls_30d.is_some());
+        Index { header, date, entries, report, usage_counters }
     }
 }
 

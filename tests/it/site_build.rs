@@ -563,7 +563,54 @@ fn llms_txt_links_to_files_that_exist() {
         let path = if rel.is_empty() || rel.ends_with('/') { path.join("index.html") } else { path };
         assert!(path.is_file(), "llms.txt links to {rel}, which the build did not write");
     }
-    // The newest snapshot is the one named, and its manifest is the first link to read.
-    let newest = REAL_DATES.iter().max().unwrap();
-    assert!(text.contains(&format!("{base}/{newest}/api/manifest.json")));
+    // The default snapshot (the newest complete one) is the one named, and its manifest is
+    // the first link to read; the newer partial one is listed with its label.
+    assert!(text.contains(&format!("{base}/2025-12-31/api/manifest.json")));
+    assert!(!text.contains(&format!("{base}/2026-08-20/api/manifest.json")));
+    assert!(text.contains(&format!("[2026-08-20]({base}/2026-08-20/) (partial: 20 of 15,155 listings)")), "{text}");
+}
+
+/// The best snapshot first, honestly labelled (content/method.md#limits): with today's
+/// snapshots, the root and `latest/` lead to 2025-12-31, the newest complete one, not to
+/// the newer 20-listing page of 2026-08-20, which stays published and says it is partial
+/// on its pages, in its manifest and on the root; a snapshot without usage counters says
+/// the order falls to match_score, then URL.
+#[test]
+fn the_root_and_latest_lead_to_the_newest_complete_snapshot_and_labels_the_rest() {
+    let out = build_real("default");
+    let redirects = fs::read_to_string(out.join("_redirects")).unwrap();
+    assert_eq!(redirects, "/latest /2025-12-31/ 302\n/latest/* /2025-12-31/:splat 200\n");
+    let root = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(root.contains(r#"Start with <a href="/2025-12-31/">2025-12-31</a>"#), "{root}");
+    let item = |date: &str| {
+        let start = root.find(&format!(r#"<li><a href="/{date}/">"#)).unwrap();
+        root[start..start + root[start..].find("</li>").unwrap()].to_owned()
+    };
+    assert!(item("2026-08-20").contains("partial: 20 of 15,155 listings"), "{}", item("2026-08-20"));
+    assert!(!item("2026-08-20").contains("the default"));
+    assert!(item("2025-12-31").contains("the default"));
+    assert!(!item("2025-12-31").contains("partial"));
+    let manifest = |date: &str| -> serde_json::Value {
+        serde_json::from_slice(&fs::read(out.join(format!("{date}/api/manifest.json"))).unwrap()).unwrap()
+    };
+    let partial = manifest("2026-08-20");
+    assert_eq!(partial["snapshot"]["usage_counters"], true);
+    assert_eq!(partial["snapshot"]["notices"], serde_json::json!(["partial: 20 of 15,155 listings"]));
+    let december = manifest("2025-12-31");
+    assert_eq!(december["snapshot"]["usage_counters"], false);
+    assert_eq!(december["snapshot"]["notices"], serde_json::json!([x402dir::method::answer::NO_USAGE_COUNTERS]));
+    // Every page of a snapshot says it, above its content (the limits box opens the page).
+    for (date, notice) in
+        [("2026-08-20", "partial: 20 of 15,155 listings"), ("2025-12-31", x402dir::method::answer::NO_USAGE_COUNTERS)]
+    {
+        for page in ["index.html", "search/index.html", "browse/index.html"] {
+            let html = fs::read_to_string(out.join(date).join(page)).unwrap();
+            let said = html.find(&format!(r#"<p class="notice"><strong>{notice}</strong></p>"#));
+            let main = html.find("<h1").unwrap();
+            assert!(
+                said.is_some_and(|at| at < html[main..].find("<table").map_or(usize::MAX, |t| main + t)),
+                "{date}/{page}"
+            );
+        }
+    }
 }
