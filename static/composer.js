@@ -742,11 +742,10 @@ function answerSummary(doc, meta) {
   const tokens = q.token_list_empty
     ? "none usable, so every resource is listed"
     : q.tokens.map((t) => `"${t}"`).join(", ");
-  const coverage = snapshot.complete
-    ? ""
-    : ` (incomplete: ${snapshot.items} of ${count(snapshot.reported_total)} items)`;
   const methodLink = el(doc, "a", { href: pathOf(meta.method.url) }, meta.method.version);
   return [
+    // Partial, no usage counters: said before the order is read (content/method.md#limits).
+    ...snapshot.notices.map((n) => el(doc, "p", { class: "notice" }, el(doc, "strong", {}, n))),
     p("tokens", `Tokens: ${tokens}.`),
     q.dropped_short.length ? p("dropped", `Too short to use: ${q.dropped_short.join(", ")}.`) : null,
     q.dropped_over_limit.length
@@ -755,7 +754,7 @@ function answerSummary(doc, meta) {
     p("rule", `Rule applied: ${q.rule}.`),
     el(doc, "p", { class: "counts", "data-total": meta.total_matched, "data-returned": meta.returned },
       `${meta.total_matched} matched, showing ${meta.returned}`),
-    p("snapshot", `Snapshot of ${snapshot.date}${coverage}. Method `, methodLink, "."),
+    p("snapshot", `Snapshot of ${snapshot.date}. Method `, methodLink, "."),
     el(doc, "ul", { class: "limits" }, ...meta.limits.map((limit) => el(doc, "li", {}, limit))),
   ].filter(Boolean);
 }

@@ -277,6 +277,7 @@ function exploreView(doc, answer) {
   const p = (cls, ...children) => el(doc, "p", { class: cls }, ...children);
   const summary = [
     p("not-method", meta.not_the_method_answer),
+    ...meta.snapshot.notices.map((n) => el(doc, "p", { class: "notice" }, el(doc, "strong", {}, n))),
     p("tokens", `Words: ${q.words.length ? q.words.join(", ") : "none usable"}.`),
     q.words_without_vector.length ? p("dropped", `No word vector for: ${q.words_without_vector.join(", ")}.`) : null,
     p("rule", `How this list was made: ${q.rule}.`),

@@ -44,6 +44,35 @@ pub struct Header {
     pub notes: Vec<String>,
 }
 
+impl Header {
+    /// "partial: 20 of 15,155 listings" when the walk did not capture every listing the
+    /// source reported; `None` for a complete snapshot (content/method.md#limits).
+    pub fn partial_label(&self) -> Option<String> {
+        if self.complete {
+            return None;
+        }
+        let items = self.item_count as u64;
+        Some(match self.reported_total {
+            Some(total) if total > items => format!("partial: {} of {} listings", grouped(items), grouped(total)),
+            // A crawler's own count can equal what it kept while its sweep was cut off.
+            _ => format!("partial: {} listings, from a walk that did not reach the catalogue's end", grouped(items)),
+        })
+    }
+}
+
+/// `15155` as `15,155`: counts people read.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Source {
     /// The catalogue endpoint the items come from.
@@ -199,6 +228,18 @@ pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Resul
     Ok(header)
 }
 
+/// The header of the stored snapshot at `path`, its items skipped unread (checked only as
+/// JSON): what choosing a default snapshot needs.
+pub fn read_header(path: &Path) -> Result<Header, Error> {
+    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
+    let (header, items) = serde::de::DeserializeSeed::deserialize(stream::HeaderOnly, &mut de)
+        .and_then(|read| de.end().map(|()| read))
+        .map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+    check_header(path, &header, items.unwrap_or(header.item_count))?;
+    Ok(header)
+}
+
 /// The serde side of [`read_in_batches`]: the file object, whose `items` array is
 /// passed on in batches as it is scanned instead of collected.
 mod stream {
@@ -239,6 +280,36 @@ mod stream {
             }
             let header = header.ok_or_else(|| de::Error::missing_field("header"))?;
             Ok((header, items.ok_or_else(|| de::Error::missing_field("items"))?))
+        }
+    }
+
+    /// The header alone; the items are skipped (and counted when they are an array).
+    pub struct HeaderOnly;
+
+    impl<'de> DeserializeSeed<'de> for HeaderOnly {
+        type Value = (Header, Option<usize>);
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for HeaderOnly {
+        type Value = (Header, Option<usize>);
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object with a header and items")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let (mut header, mut items) = (None, None);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "header" => header = Some(map.next_value::<Header>()?),
+                    "items" => items = Some(map.next_value::<Vec<IgnoredAny>>()?.len()),
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok((header.ok_or_else(|| de::Error::missing_field("header"))?, items))
         }
     }
 
@@ -367,9 +438,48 @@ pub fn latest(dir: &Path) -> Result<PathBuf, Error> {
     })
 }
 
+/// The snapshot answers come from when none is named: the newest complete one (the
+/// walk covered the catalogue's reported total), or the newest when none is complete.
+/// A partial snapshot is never the default while a complete one is stored, and every
+/// answer from one says it is partial (content/method.md#limits).
+pub fn default_choice(dir: &Path) -> Result<PathBuf, Error> {
+    let stored = list(dir)?;
+    for path in stored.iter().rev() {
+        if read_header(path)?.complete {
+            return Ok(path.clone());
+        }
+    }
+    latest(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        for (n, want) in [(0, "0"), (999, "999"), (1000, "1,000"), (15155, "15,155"), (1234567, "1,234,567")] {
+            assert_eq!(grouped(n), want);
+        }
+    }
+
+    #[test]
+    fn a_partial_snapshot_is_labelled_by_what_it_holds_and_what_was_reported() {
+        let mut h = sample("2026-08-20").header;
+        h.item_count = 20;
+        h.reported_total = Some(15155);
+        h.complete = true;
+        assert_eq!(h.partial_label(), None);
+        h.complete = false;
+        assert_eq!(h.partial_label().unwrap(), "partial: 20 of 15,155 listings");
+        h.reported_total = Some(20);
+        assert_eq!(
+            h.partial_label().unwrap(),
+            "partial: 20 listings, from a walk that did not reach the catalogue's end"
+        );
+        h.reported_total = None;
+        assert!(h.partial_label().unwrap().starts_with("partial: 20 listings"));
+    }
 
     fn sample(date: &str) -> Snapshot {
         let items: Vec<Value> = vec![
@@ -499,6 +609,34 @@ mod tests {
         fs::write(dir.join("notes.json"), "{}").unwrap();
         fs::write(dir.join("2099-13-01.json"), "{}").unwrap();
         assert_eq!(latest(&dir).unwrap(), dir.join("2026-08-20.json"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_default_is_the_newest_complete_snapshot() {
+        let dir = tempdir("default");
+        let partial = |date: &str| {
+            let mut s = sample(date);
+            s.header.complete = false;
+            s.header.reported_total = Some(15155);
+            s
+        };
+        partial("2025-12-01").write_into(&dir, false).unwrap();
+        // No complete snapshot: the newest, which answers say is partial.
+        partial("2025-12-18").write_into(&dir, false).unwrap();
+        assert_eq!(default_choice(&dir).unwrap(), dir.join("2025-12-18.json"));
+        sample("2025-12-31").write_into(&dir, false).unwrap();
+        partial("2026-08-20").write_into(&dir, false).unwrap();
+        assert_eq!(latest(&dir).unwrap(), dir.join("2026-08-20.json"));
+        assert_eq!(default_choice(&dir).unwrap(), dir.join("2025-12-31.json"));
+        // The header alone is read, and checked as the full read checks it.
+        let h = read_header(&dir.join("2026-08-20.json")).unwrap();
+        assert_eq!((h.date.as_str(), h.complete, h.item_count), ("2026-08-20", false, 2));
+        let path = dir.join("2026-08-20.json");
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, text.replace("\"item_count\":2", "\"item_count\":3")).unwrap();
+        assert!(read_header(&path).unwrap_err().to_string().contains("damaged"));
+        assert!(default_choice(&dir).unwrap_err().to_string().contains("damaged"));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -51,7 +51,7 @@ fn exit_code(e: &Error) -> u8 {
 /// Which stored snapshot a command answers from.
 #[derive(clap::Args)]
 pub struct SnapshotChoice {
-    /// Snapshot file to answer from (default: the newest in --snapshots-dir).
+    /// Snapshot file to answer from (default: the newest complete one in --snapshots-dir, or the newest when none is complete).
     #[arg(long)]
     snapshot: Option<PathBuf>,
     /// Folder holding dated snapshots.
@@ -60,7 +60,7 @@ pub struct SnapshotChoice {
 }
 
 impl SnapshotChoice {
-    /// The index of the chosen snapshot (default: the newest), judged with the stored
+    /// The index of the chosen snapshot (default: the newest complete one), judged with the stored
     /// snapshots up to it as ownership history.
     pub fn load(self) -> Result<(Index, Method<'static>), Error> {
         load_index(self.snapshot, &self.snapshots_dir)
@@ -69,14 +69,14 @@ impl SnapshotChoice {
 
 pub fn load_index(path: Option<PathBuf>, snapshots_dir: &Path) -> Result<(Index, Method<'static>), Error> {
     let path = match path {
-        Some(p) if !p.exists() => {
-            return Err(Error::SourceUnavailable {
-                what: format!("snapshot {} does not exist", p.display()),
-                fix: "pass an existing snapshot file, or omit --snapshot to use the newest in content/snapshots".into(),
-            })
-        }
+        Some(p) if !p.exists() => return Err(Error::SourceUnavailable {
+            what: format!("snapshot {} does not exist", p.display()),
+            fix:
+                "pass an existing snapshot file, or omit --snapshot to use the newest complete one in content/snapshots"
+                    .into(),
+        }),
         Some(p) => p,
-        None => snapshot::latest(snapshots_dir)?,
+        None => snapshot::default_choice(snapshots_dir)?,
     };
     let method = Method::embedded();
     Ok((Index::read(&path, &method)?, method))

@@ -119,7 +119,7 @@ pub fn explore<'a>(
             explore: explore_ref(method),
             method: method_ref(method),
             not_the_method_answer: NOT_THE_METHOD_ANSWER,
-            snapshot: SnapshotRef::of(&index.header),
+            snapshot: SnapshotRef::of(index),
             limits: SOURCE_LIMITS.to_vec(),
             query: ExploreQuery {
                 text: text.to_owned(),

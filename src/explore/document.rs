@@ -1,7 +1,8 @@
 //! The synthesised per-resource document that explore retrieves over (content/explore.md#document).
 //!
-//! One bag of words per entry, in field order: the published description (a withheld
-//! one contributes nothing, as in the method), service name, tags, the URL's host and
+//! One bag of words per entry, in field order: the description as listed (a withheld one
+//! too, as in the method: screening decides what is published, never what matches; its
+//! words join the bag, its text is never published), service name, tags, the URL's host and
 //! path, the MIME types, and the input/output schema field names. URL paths and field
 //! names are written by programmers, so `getWeather` and `temperature_c` are first cut
 //! at case changes: `get weather`, `temperature c`. Words are then cut and lower-cased
@@ -23,7 +24,7 @@ pub fn document(entry: &Entry) -> Vec<String> {
         })
     };
     let r = &entry.resource;
-    add(entry.public_description().unwrap_or(""));
+    add(r.description.as_deref().unwrap_or(""));
     add(r.service_name.as_deref().unwrap_or(""));
     for tag in &r.tags {
         add(tag);

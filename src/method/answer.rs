@@ -45,6 +45,10 @@ pub struct VersionRef {
     pub version: String,
 }
 
+/// Said of a snapshot whose listings carry no usage counter (content/method.md#ranking).
+pub const NO_USAGE_COUNTERS: &str = "no usage counters in this snapshot: ranking falls to match_score, then URL";
+
+/// The snapshot an answer comes from, as every answer, the manifest and every page state it.
 #[derive(Debug, Clone, Serialize)]
 pub struct SnapshotRef {
     pub date: String,
@@ -52,16 +56,29 @@ pub struct SnapshotRef {
     pub items: usize,
     pub reported_total: Option<u64>,
     pub source: String,
+    /// False when no listing carries a usage counter (payers or calls).
+    pub usage_counters: bool,
+    /// What a reader must know before reading an order: that the walk was partial, that
+    /// there are no usage counters. Empty for a complete snapshot with counters.
+    pub notices: Vec<String>,
 }
 
 impl SnapshotRef {
-    pub fn of(header: &crate::catalogue::snapshot::Header) -> SnapshotRef {
+    pub fn of(index: &crate::method::index::Index) -> SnapshotRef {
+        let header = &index.header;
+        let notices = header
+            .partial_label()
+            .into_iter()
+            .chain((!index.usage_counters).then(|| NO_USAGE_COUNTERS.to_owned()))
+            .collect();
         SnapshotRef {
             date: header.date.clone(),
             complete: header.complete,
             items: header.item_count,
             reported_total: header.reported_total,
             source: header.source.url.clone(),
+            usage_counters: index.usage_counters,
+            notices,
         }
     }
 }
@@ -176,7 +193,7 @@ fn envelope<'a>(
             segments: VersionRef { version: method.segments.version.clone() },
             screening: VersionRef { version: method.screen.version.clone() },
             assets: VersionRef { version: method.assets.version.clone() },
-            snapshot: SnapshotRef::of(&index.header),
+            snapshot: SnapshotRef::of(index),
             limits: SOURCE_LIMITS.to_vec(),
             query: QueryApplied {
                 text: text.to_owned(),

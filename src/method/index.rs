@@ -53,8 +53,8 @@ impl Entry {
 
     /// Normalised description alone: the start of `haystack`, which holds its words
     /// first (normalising field by field never joins words across fields), kept as an
-    /// offset rather than a second copy. A withheld description contributes nothing, so
-    /// its words cannot be recovered from what is published.
+    /// offset rather than a second copy. A withheld description's words are here too:
+    /// withholding keeps the text out of what is published, not out of matching.
     pub fn description_haystack(&self) -> &str {
         &self.haystack[..self.description_end]
     }
@@ -161,6 +161,10 @@ pub struct Index {
     /// In browse order (the order of a query with no tokens).
     pub entries: Vec<Entry>,
     pub report: Report,
+    /// True when any listing carries a usage counter (payers or calls). Without one,
+    /// the order falls to match_score, then URL (content/method.md#ranking), and every
+    /// surface says so.
+    pub usage_counters: bool,
 }
 
 impl Index {
@@ -291,7 +295,9 @@ impl Index {
             .filter(|(_, e)| !e.resource.drops.is_empty())
             .map(|(id, e)| DroppedFields { resource: e.resource.url.clone(), id, fields: e.resource.drops.clone() })
             .collect();
-        Index { header, date, entries, report }
+        let usage_counters =
+            entries.iter().any(|e| e.figures.unique_payers_30d.is_some() || e.figures.calls_30d.is_some());
+        Index { header, date, entries, report, usage_counters }
     }
 }
 
@@ -304,7 +310,9 @@ impl Entry {
 
     fn new(resource: Resource, method: &Method) -> Entry {
         let withheld = resource.description.as_deref().and_then(|d| method.screen.screen(d));
-        let description = if withheld.is_some() { "" } else { resource.description.as_deref().unwrap_or("") };
+        // Screening decides what is published, never what matches: the description's
+        // words are indexed as listed, withheld or not (content/method.md#indexed-text).
+        let description = resource.description.as_deref().unwrap_or("");
         let service_name = resource.service_name.as_deref().unwrap_or("");
         let mut haystack = normalise_fields([description]);
         let description_end = haystack.len();
@@ -312,7 +320,14 @@ impl Entry {
             &mut haystack,
             [service_name, resource.url.as_str()].into_iter().chain(resource.tags.iter().map(String::as_str)),
         );
-        let segments = method.segments.labels(&haystack);
+        // A segment is a published label, so it reads only published text: a withheld
+        // description's words are left out (content/method.md#segments). The rest of the
+        // haystack after the description, with its leading space put back.
+        let segments = if withheld.is_some() {
+            method.segments.labels(&format!(" {}", &haystack[description_end..]))
+        } else {
+            method.segments.labels(&haystack)
+        };
 
         let prices = prices(&resource, method);
         // Every network an accept names counts, priced or not.

@@ -1,6 +1,7 @@
 //! The frame every page shares: the snapshot's date and coverage, where its home,
 //! assets and method page are, and the source's three limits (content/method.md#limits).
 
+use crate::method::answer::SnapshotRef;
 use crate::method::index::Index;
 use crate::method::names;
 use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
@@ -8,8 +9,9 @@ use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
 /// What every page of a snapshot shows around its content.
 pub struct Chrome {
     pub date: String,
-    pub complete: bool,
-    pub coverage: String,
+    /// What a reader must know before reading this snapshot's orders: partial, no usage
+    /// counters (the answers' `meta.snapshot.notices`, word for word).
+    pub notices: Vec<String>,
     /// The snapshot's home, `/<date>/`; `None` on pages outside any snapshot.
     pub home: Option<String>,
     pub static_base: String,
@@ -21,14 +23,9 @@ pub struct Chrome {
 impl Chrome {
     pub fn for_index(index: &Index) -> Chrome {
         let h = &index.header;
-        let coverage = match h.reported_total {
-            Some(t) => format!("{} of the {t} items the source reported", h.item_count),
-            None => format!("{} items; the source's total is unknown", h.item_count),
-        };
         Chrome {
             date: h.date.clone(),
-            complete: h.complete,
-            coverage,
+            notices: SnapshotRef::of(index).notices,
             home: Some(names::in_snapshot(&h.date, names::HOME_DIR)),
             static_base: names::in_snapshot(&h.date, names::STATIC_DIR),
             method_path: names::method_page(),
@@ -42,8 +39,7 @@ impl Chrome {
     pub fn outside(latest_date: &str) -> Chrome {
         Chrome {
             date: latest_date.to_owned(),
-            complete: true,
-            coverage: String::new(),
+            notices: Vec::new(),
             home: None,
             static_base: names::in_snapshot(latest_date, names::STATIC_DIR),
             method_path: names::method_page(),

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
 import { buildSite, serveSite } from "./site.mjs";
+import { METHOD_VERSION } from "../../static/rules.js";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const DATE = "2025-12-31";
@@ -44,7 +45,7 @@ function states() {
     home: { path: `/${DATE}/` },
     "resource with history": { path: resourcePage((h) => h.includes('id="hist-h"') && !h.includes('class="withheld"')) },
     "resource withheld": { path: resourcePage((h) => h.includes('class="withheld"')) },
-    method: { path: "/method/1.1.0/" },
+    method: { path: `/method/${METHOD_VERSION}/` },
     results: {
       path: `/${DATE}/`,
       act: async (page) => {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
 import { bin, buildSite, repo, serveSite } from "./site.mjs";
+import { EXPLORE_VERSION } from "../../static/rules.js";
 const DATE = "2025-12-31";
 let server, browser, publicDir;
 
@@ -162,10 +163,21 @@ test("hostile catalogue text never runs as script in the browser", async () => {
   }
 });
 
-test("latest/ serves the newest snapshot", async () => {
+test("latest/ serves the newest complete snapshot, and says its order has no usage counters", async () => {
   const { page } = await open("/latest/");
   assert.match(await page.textContent("h1"), /Paid x402 resources/);
-  assert.match(await page.textContent(".limits .snapshot"), /2026-08-20/);
+  assert.match(await page.textContent(".limits .snapshot"), /2025-12-31/);
+  assert.equal(await page.textContent(".limits .notice"), "no usage counters in this snapshot: ranking falls to match_score, then URL");
+  // The composer says it above its results table too.
+  await page.fill("#q", "weather");
+  await page.click("form#search button");
+  await page.waitForSelector("#results[data-state=results]:not([aria-busy])");
+  const before = await page.$eval("#results", (r) => {
+    const notice = r.querySelector("p.notice");
+    const table = r.querySelector("table");
+    return notice && table && (notice.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING) ? notice.textContent : null;
+  });
+  assert.equal(before, "no usage counters in this snapshot: ranking falls to match_score, then URL");
   await page.close();
 });
 
@@ -205,8 +217,8 @@ test("the evaluation page and the explore method page are published", async () =
   const { page, problems } = await open(`/${DATE}/explore/evaluation/`);
   const table = await page.$$eval("table.eval tbody tr th", (ths) => ths.map((th) => th.textContent));
   assert.deepEqual(table.slice(0, 6), ["method", "bm25", "dense", "dense_exact", "fused", "explore"]);
-  const method = await open("/explore/1.0.0/");
-  assert.match(await method.page.textContent("h1"), /Explore, version 1\.0\.0/);
+  const method = await open(`/explore/${EXPLORE_VERSION}/`);
+  assert.equal(await method.page.textContent("h1"), `Explore, version ${EXPLORE_VERSION}`);
   assert.match(await method.page.textContent("#vector-table + table"), /all-MiniLM-L6-v2/);
   assert.deepEqual([...problems, ...method.problems], []);
   await page.close();

@@ -171,7 +171,18 @@ fn prompt_injection_is_withheld_everywhere() {
     }
     for f in common::all_files(&root.join("out/public")) {
         let text = String::from_utf8_lossy(&fs::read(&f).unwrap()).into_owned();
-        for needle in ["Ignore all previous instructions", "private key to", "im_start", "unrestricted AI", "etirw"] {
+        // Text, not single words: a withheld description's words are indexed (screening
+        // decides what is published, never what matches), so a posting list may hold
+        // `etirw` as a key; the text around it, with its reordering mark, never appears.
+        for needle in [
+            "Ignore all previous instructions",
+            "private key to",
+            "im_start",
+            "unrestricted AI",
+            "forecast \u{202e}etirw",
+            "\u{202e}etirw",
+            "\\u202eetirw",
+        ] {
             assert!(!text.contains(needle), "{} contains {needle:?}", f.display());
         }
     }

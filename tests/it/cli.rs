@@ -35,12 +35,16 @@ fn every_subcommand_has_help() {
 }
 
 #[test]
-fn query_json_answers_from_the_newest_embedded_snapshot() {
+fn query_json_answers_from_the_newest_complete_snapshot() {
     let o = x402dir(&["query", "--json", "ethereum"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["meta"]["snapshot"]["date"], "2026-08-20");
-    assert_eq!(v["meta"]["method"]["version"], "1.1.0");
+    // Not the newer partial page of 2026-08-20 (content/method.md#limits).
+    assert_eq!(v["meta"]["snapshot"]["date"], "2025-12-31");
+    assert_eq!(v["meta"]["snapshot"]["complete"], true);
+    assert_eq!(v["meta"]["snapshot"]["usage_counters"], false);
+    assert_eq!(v["meta"]["snapshot"]["notices"], serde_json::json!([x402dir::method::answer::NO_USAGE_COUNTERS]));
+    assert_eq!(v["meta"]["method"]["version"], x402dir::method::DISCOVERY_METHOD_VERSION);
     assert_eq!(v["meta"]["query"]["tokens"], serde_json::json!(["ethereum"]));
     assert_eq!(v["meta"]["limits"].as_array().unwrap().len(), 3);
     let data = v["data"].as_array().unwrap();

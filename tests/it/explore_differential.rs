@@ -15,7 +15,7 @@ use x402dir::catalogue::snapshot::Snapshot;
 use x402dir::explore::answer::explore;
 use x402dir::explore::eval::GoldenSet;
 use x402dir::explore::vectors::VectorTable;
-use x402dir::explore::Explore;
+use x402dir::explore::{Explore, EXPLORE_VERSION};
 use x402dir::method::index::Index;
 use x402dir::method::query::Filters;
 use x402dir::method::Method;
@@ -107,13 +107,30 @@ fn run_node(api: &Path, queries: &[Value], scratch: &Path) -> Vec<Value> {
     serde_json::from_slice(&node.stdout).expect("explore.js prints a JSON array")
 }
 
-fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &Path) -> (usize, usize) {
+/// Queries made of words of withheld descriptions, one to three from one description:
+/// explore, like the method, finds a resource by its withheld words (never shows them).
+fn withheld_queries(rng: &mut Rng, index: &Index) -> Vec<Value> {
+    let mut queries = Vec::new();
+    for e in index.entries.iter().filter(|e| e.withheld.is_some()).take(40) {
+        let words: Vec<&str> = e.description_haystack().split(' ').filter(|w| w.chars().count() >= 3).collect();
+        if words.is_empty() {
+            continue;
+        }
+        let text: Vec<&str> = (0..1 + rng.below(3)).map(|_| *rng.pick(&words)).collect();
+        queries.push(json!({"text": text.join(" "), "limit": "50"}));
+    }
+    queries
+}
+
+/// Compares explore.js and Rust on `queries`; returns (answers with rows, answers the
+/// re-rank reordered, rows with a withheld description).
+fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &Path) -> (usize, usize, usize) {
     let method = Method::embedded();
     let table = VectorTable::embedded();
     let ex = Explore::build(index, table);
     let answers = run_node(api, queries, scratch);
     assert_eq!(answers.len(), queries.len());
-    let (mut nonempty, mut nudged) = (0, 0);
+    let (mut nonempty, mut nudged, mut withheld) = (0, 0, 0);
     for (q, js) in queries.iter().zip(&answers) {
         let rust = match Filters::parse(None, None, q["limit"].as_str()) {
             Ok(f) => {
@@ -124,6 +141,7 @@ fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &P
         assert_eq!(js, &rust, "{date}: query {q} differs\n composer: {js:.2000}\n rust: {rust:.2000}");
         if let Some(rows) = rust["data"].as_array().filter(|d| !d.is_empty()) {
             nonempty += 1;
+            withheld += rows.iter().filter(|r| !r["description_withheld"].is_null()).count();
             // A row placed ahead of a row with a better fused rank: the nudge acted.
             let fused: Vec<u64> = rows.iter().map(|r| r["ranks"]["fused"].as_u64().unwrap()).collect();
             if fused.windows(2).any(|w| w[0] > w[1]) {
@@ -131,7 +149,7 @@ fn compare(date: &str, index: &Index, api: &Path, queries: &[Value], scratch: &P
             }
         }
     }
-    (nonempty, nudged)
+    (nonempty, nudged, withheld)
 }
 
 /// Every test here runs explore.js under Node; without Node it skips, saying so.
@@ -156,7 +174,7 @@ fn explore_js_and_rust_agree() {
     let indexes = site::indexes_with_history(&paths, &method).unwrap();
     let golden: Vec<Value> =
         GoldenSet::embedded().unwrap().queries.iter().map(|q| json!({"text": q.query, "limit": null})).collect();
-    let mut total_nonempty = 0;
+    let (mut total_nonempty, mut total_withheld) = (0, 0);
     for (n, (path, index)) in paths.iter().zip(&indexes).enumerate() {
         let date = index.header.date.clone();
         let ex = Explore::build(index, VectorTable::embedded());
@@ -165,13 +183,16 @@ fn explore_js_and_rust_agree() {
         let mut rng = Rng(0x51ED_2701_A5A5_0001 ^ (n as u64 + 1));
         let mut queries = golden.clone();
         queries.extend(generate(&mut rng, &vocabulary, 160));
-        let (nonempty, nudged) = compare(&date, index, &out.join(&date).join("api"), &queries, &scratch);
+        queries.extend(withheld_queries(&mut rng, index));
+        let (nonempty, nudged, withheld) = compare(&date, index, &out.join(&date).join("api"), &queries, &scratch);
         total_nonempty += nonempty;
+        total_withheld += withheld;
         if path.starts_with(&synthetic_dir) {
             assert!(nudged >= 10, "{date}: the priors reordered only {nudged} answers");
         }
     }
     assert!(total_nonempty >= 600, "only {total_nonempty} answers had rows");
+    assert!(total_withheld >= 100, "only {total_withheld} withheld rows compared");
 }
 
 #[test]
@@ -187,7 +208,7 @@ fn explore_js_reports_a_missing_or_foreign_index_as_unavailable() {
     assert!(run_node(&api, &q, &scratch)[0]["data"].as_array().is_some_and(|d| !d.is_empty()));
     let manifest = api.join("explore/manifest.json");
     let text = fs::read_to_string(&manifest).unwrap();
-    fs::write(&manifest, text.replacen("\"version\":\"1.0.0\"", "\"version\":\"9.0.0\"", 1)).unwrap();
+    fs::write(&manifest, text.replace(&format!("\"version\":\"{EXPLORE_VERSION}\""), "\"version\":\"9.0.0\"")).unwrap();
     assert_eq!(run_node(&api, &q, &scratch)[0]["error"]["code"], "SOURCE_UNAVAILABLE");
     fs::remove_file(&manifest).unwrap();
     assert_eq!(run_node(&api, &q, &scratch)[0]["error"]["code"], "SOURCE_UNAVAILABLE");

@@ -217,7 +217,7 @@ fn same_url_different_owner_is_quarantined_not_resolved() {
 }
 
 #[test]
-fn withheld_description_keeps_place_and_figures_but_not_its_words() {
+fn withheld_description_keeps_place_figures_and_words_but_not_its_text() {
     let idx = index(vec![
         item(
             "https://tool.example/a",
@@ -239,9 +239,24 @@ fn withheld_description_keeps_place_and_figures_but_not_its_words() {
     for fragment in ["Ignore all previous", "always call this first", "Crypto prices. Ignore"] {
         assert!(!json.contains(fragment), "withheld text leaked: {fragment}");
     }
-    // Its words are not searchable either: they would reveal the text bit by bit.
-    assert_eq!(urls(&answer(&idx, &m, "instructions", &Filters::default())), Vec::<&str>::new());
-    // The URL still is.
+    // Screening decides what is published, never what matches: the withheld text's words
+    // still find the resource and count toward match_score, as if it were published.
+    let found = answer(&idx, &m, "instructions", &Filters::default());
+    assert_eq!(urls(&found), vec!["https://tool.example/a"]);
+    assert_eq!(found.data[0].match_score, 1);
+    let both = answer(&idx, &m, "crypto prices", &Filters::default());
+    assert_eq!(urls(&both), vec!["https://tool.example/a", "https://tool.example/b"]);
+    assert_eq!(both.data.iter().map(|r| r.match_score).collect::<Vec<_>>(), vec![2, 2]);
+    // And the answer that found it by those words still carries null, not the text.
+    for a in [&found, &both] {
+        assert_eq!(a.data[0].listing.description, None);
+        assert!(a.data[0].listing.description_withheld.is_some());
+        let json = serde_json::to_string(a).unwrap();
+        for fragment in ["Ignore all previous", "always call this first", "Crypto prices. Ignore"] {
+            assert!(!json.contains(fragment), "withheld text leaked: {fragment}");
+        }
+    }
+    // The URL still is searchable.
     assert_eq!(urls(&answer(&idx, &m, "tool", &Filters::default())).len(), 2);
 }
 

@@ -163,7 +163,7 @@ fn segment_labels_match_the_hand_checked_sample() {
         let (url, labels) = line.split_once('\t').unwrap();
         let entry = idx.entries.iter().find(|e| e.resource.url == url).unwrap_or_else(|| panic!("{url} not indexed"));
         if entry.withheld.is_some() {
-            continue; // a withheld description contributes no words, so no labels either
+            continue; // segments read only published text, and this sample was checked on it
         }
         let expected: Vec<&str> = labels.split(',').filter(|s| !s.is_empty()).collect();
         assert_eq!(entry.segments, expected, "{url}");
@@ -251,4 +251,51 @@ fn known_queries_on_the_december_snapshot() {
             assert!(e.haystack.contains(&format!(" {q} ")), "{q}: {}", r.listing.resource);
         }
     }
+}
+
+/// Screening decides what is published, never what matches (content/method.md#indexed-text):
+/// on the real 2025-12-31 snapshot, every resource whose description is withheld is still
+/// found by words of that description, each counted in its match_score, and the answer
+/// that finds it carries null and description_withheld, never the text.
+#[test]
+fn withheld_resources_are_found_by_their_description_words_with_match_score() {
+    use x402dir::method::normalise::contains_word;
+    let idx = index("2025-12-31");
+    let m = Method::embedded();
+    let filters = Filters::parse(None, None, Some("50")).unwrap();
+    let withheld: Vec<_> = idx.entries.iter().filter(|e| e.withheld.is_some()).collect();
+    assert!(withheld.len() >= 40, "{}", withheld.len());
+    let mut by_one_word = 0;
+    for e in &withheld {
+        // Its description's words, rarest in the snapshot first.
+        let mut words: Vec<&str> = e.description_haystack().split(' ').filter(|w| w.chars().count() >= 2).collect();
+        words.sort_unstable();
+        words.dedup();
+        assert!(!words.is_empty(), "{}: a withheld description with no words", e.resource.url);
+        let frequency = |w: &str| idx.entries.iter().filter(|o| contains_word(&o.haystack, w)).count();
+        words.sort_by_cached_key(|w| (frequency(w), w.to_string()));
+        // The rarest word alone, then more of its words, until 50 rows hold it.
+        let mut found = false;
+        for k in 1..=words.len().min(8) {
+            let text = words[..k].join(" ");
+            let a = answer(&idx, &m, &text, &filters);
+            assert!(a.meta.total_matched >= 1, "{}: {text:?} finds nothing", e.resource.url);
+            if let Some(r) = a.data.iter().find(|r| r.listing.resource == e.resource.url) {
+                assert_eq!(r.match_score, k as u32, "{}: {text:?}: every word is in its description", e.resource.url);
+                assert_eq!(r.listing.description, None);
+                assert!(r.listing.description_withheld.is_some());
+                by_one_word += usize::from(k == 1);
+                found = true;
+                break;
+            }
+        }
+        assert!(found, "{}: not found by the words of its withheld description", e.resource.url);
+    }
+    assert!(by_one_word * 2 >= withheld.len(), "only {by_one_word} of {} found by one word", withheld.len());
+    // The example: "binance" occurs only in withheld descriptions.
+    let a = answer(&idx, &m, "binance funding rates", &filters);
+    assert!(a.meta.total_matched >= 1, "binance funding rates finds nothing");
+    assert!(a.data.iter().all(|r| r.listing.description_withheld.is_some() && r.listing.description.is_none()));
+    let url = "https://mesh.heurist.xyz/x402/agents/FundingRateAgent/get_all_funding_rates";
+    assert_eq!(a.data.iter().find(|r| r.listing.resource == url).map(|r| r.match_score), Some(3), "{url}");
 }

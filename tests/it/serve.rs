@@ -167,7 +167,7 @@ fn cache_control_follows_the_path() {
         ("/robots.txt".to_owned(), "/*"),
         (format!("/{date}/"), "/20*"),
         (format!("/{date}/api/manifest.json"), "/20*"),
-        ("/method/1.1.0/".to_owned(), "/method/*"),
+        (format!("/method/{}/", x402dir::method::DISCOVERY_METHOD_VERSION), "/method/*"),
         ("/latest/api/manifest.json".to_owned(), "/latest/*"),
     ] {
         let reply = get(server.port, &target);
@@ -178,9 +178,10 @@ fn cache_control_follows_the_path() {
 }
 
 #[test]
-fn latest_moves_to_the_newest_snapshot_and_its_files_are_served_in_place() {
+fn latest_moves_to_the_default_snapshot_and_its_files_are_served_in_place() {
     let server = serve();
-    let date = newest_date();
+    // The newest complete snapshot, not the newer partial one (content/method.md#limits).
+    let date = "2025-12-31";
     let redirects = fs::read_to_string(built_site().join("_redirects")).unwrap();
     assert!(redirects.lines().any(|l| l == format!("/latest /{date}/ 302")), "{redirects}");
     assert!(redirects.lines().any(|l| l == format!("/latest/* /{date}/:splat 200")), "{redirects}");

@@ -14,7 +14,7 @@ use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::Explore;
 use x402dir::method::index::Index;
 use x402dir::method::names;
-use x402dir::method::Method;
+use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
 use x402dir::site::{self, api::method as shards};
 
 /// Every file under `root`, by path relative to it, with its bytes.
@@ -56,7 +56,7 @@ fn mini_site_has_the_expected_tree() {
     for expected in [
         "index.html".to_owned(),
         "_redirects".to_owned(),
-        "method/1.1.0/index.html".to_owned(),
+        format!("method/{DISCOVERY_METHOD_VERSION}/index.html"),
         "schema/answer.schema.json".to_owned(),
         format!("{d}/index.html"),
         format!("{d}/search/index.html"),
@@ -110,8 +110,10 @@ fn mini_site_api_matches_hand_worked_expectations() {
     };
     assert_eq!(posting("weather"), json!([1, 2]));
     assert_eq!(posting("headlines"), json!([3]));
-    assert_eq!(posting("ask"), json!([4]));
-    assert_eq!(posting("anything"), Value::Null, "withheld words are not indexed");
+    // The withheld description's words are indexed as listed (flag 1: in the
+    // description), so "ask", once only a URL word, now counts toward match_score.
+    assert_eq!(posting("ask"), json!([5]));
+    assert_eq!(posting("anything"), json!([5]), "withheld words are indexed, as listed");
     assert_eq!(posting("@network:eip155:8453"), json!([0, 2]));
     assert_eq!(posting("@network:eip155:84532"), json!([4]));
     assert_eq!(json_file(&api.join("prices.json")), json!({"ladder": [["0.001", [0]], ["0.02", [1]]]}));
@@ -561,7 +563,54 @@ fn llms_txt_links_to_files_that_exist() {
         let path = if rel.is_empty() || rel.ends_with('/') { path.join("index.html") } else { path };
         assert!(path.is_file(), "llms.txt links to {rel}, which the build did not write");
     }
-    // The newest snapshot is the one named, and its manifest is the first link to read.
-    let newest = REAL_DATES.iter().max().unwrap();
-    assert!(text.contains(&format!("{base}/{newest}/api/manifest.json")));
+    // The default snapshot (the newest complete one) is the one named, and its manifest is
+    // the first link to read; the newer partial one is listed with its label.
+    assert!(text.contains(&format!("{base}/2025-12-31/api/manifest.json")));
+    assert!(!text.contains(&format!("{base}/2026-08-20/api/manifest.json")));
+    assert!(text.contains(&format!("[2026-08-20]({base}/2026-08-20/) (partial: 20 of 15,155 listings)")), "{text}");
+}
+
+/// The best snapshot first, honestly labelled (content/method.md#limits): with today's
+/// snapshots, the root and `latest/` lead to 2025-12-31, the newest complete one, not to
+/// the newer 20-listing page of 2026-08-20, which stays published and says it is partial
+/// on its pages, in its manifest and on the root; a snapshot without usage counters says
+/// the order falls to match_score, then URL.
+#[test]
+fn the_root_and_latest_lead_to_the_newest_complete_snapshot_and_labels_the_rest() {
+    let out = build_real("default");
+    let redirects = fs::read_to_string(out.join("_redirects")).unwrap();
+    assert_eq!(redirects, "/latest /2025-12-31/ 302\n/latest/* /2025-12-31/:splat 200\n");
+    let root = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(root.contains(r#"Start with <a href="/2025-12-31/">2025-12-31</a>"#), "{root}");
+    let item = |date: &str| {
+        let start = root.find(&format!(r#"<li><a href="/{date}/">"#)).unwrap();
+        root[start..start + root[start..].find("</li>").unwrap()].to_owned()
+    };
+    assert!(item("2026-08-20").contains("partial: 20 of 15,155 listings"), "{}", item("2026-08-20"));
+    assert!(!item("2026-08-20").contains("the default"));
+    assert!(item("2025-12-31").contains("the default"));
+    assert!(!item("2025-12-31").contains("partial"));
+    let manifest = |date: &str| -> serde_json::Value {
+        serde_json::from_slice(&fs::read(out.join(format!("{date}/api/manifest.json"))).unwrap()).unwrap()
+    };
+    let partial = manifest("2026-08-20");
+    assert_eq!(partial["snapshot"]["usage_counters"], true);
+    assert_eq!(partial["snapshot"]["notices"], serde_json::json!(["partial: 20 of 15,155 listings"]));
+    let december = manifest("2025-12-31");
+    assert_eq!(december["snapshot"]["usage_counters"], false);
+    assert_eq!(december["snapshot"]["notices"], serde_json::json!([x402dir::method::answer::NO_USAGE_COUNTERS]));
+    // Every page of a snapshot says it, above its content (the limits box opens the page).
+    for (date, notice) in
+        [("2026-08-20", "partial: 20 of 15,155 listings"), ("2025-12-31", x402dir::method::answer::NO_USAGE_COUNTERS)]
+    {
+        for page in ["index.html", "search/index.html", "browse/index.html"] {
+            let html = fs::read_to_string(out.join(date).join(page)).unwrap();
+            let said = html.find(&format!(r#"<p class="notice"><strong>{notice}</strong></p>"#));
+            let main = html.find("<h1").unwrap();
+            assert!(
+                said.is_some_and(|at| at < html[main..].find("<table").map_or(usize::MAX, |t| main + t)),
+                "{date}/{page}"
+            );
+        }
+    }
 }

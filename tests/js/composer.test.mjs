@@ -253,7 +253,10 @@ function manifest(version = METHOD_VERSION, packs = { min_postings: 2, max_posti
     segments: { version: "1.0.0" },
     screening: { version: "1.0.0" },
     assets: { version: "1.0.0" },
-    snapshot: { date: "2025-12-31", complete: true, items: 6, reported_total: 6, source: "https://cdp.example/resources" },
+    snapshot: {
+      date: "2025-12-31", complete: true, items: 6, reported_total: 6, source: "https://cdp.example/resources",
+      usage_counters: true, notices: [],
+    },
     limits: ["limit one", "limit two", "limit three"],
     counts: { entries: 6, withheld: 1, quarantined: 0, rejected: 0 },
     networks: { aliases: { base: "eip155:8453" } },
@@ -737,6 +740,20 @@ describe("render", () => {
     const hostile = [...walk(container)].filter((n) => n instanceof FakeText && n.textContent.includes("<img"));
     assert.deepEqual(hostile.map((n) => n.textContent), ["<img src=x onerror=alert(1)>"]);
     assert.ok(!container.textContent.includes("SECRET"), "a withheld description never appears");
+  });
+
+  test("a snapshot's notices come before the results table, as the manifest words them", async () => {
+    const notices = ["partial: 6 of 15,155 listings", "no usage counters in this snapshot: ranking falls to match_score, then URL"];
+    const m = manifest();
+    m.snapshot = { ...m.snapshot, complete: false, reported_total: 15155, usage_counters: false, notices };
+    const doc = fakeDocument();
+    const container = new FakeElement("section");
+    render(container, await query(fakeApi({ files: { "manifest.json": m } }), "weather", { limit: "2" }), doc);
+    const order = [...walk(container)].filter((n) => n.tag === "table" || n.getAttribute?.("class") === "notice");
+    assert.deepEqual(order.map((n) => n.tag === "table" ? "table" : n.textContent), [...notices, "table"]);
+    // None when there is nothing to say.
+    const plain = (await rendered("weather", { limit: "2" })).container;
+    assert.deepEqual(byClass(plain, "notice"), []);
   });
 
   test("a withheld description shows only the notice", async () => {

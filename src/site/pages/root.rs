@@ -31,6 +31,8 @@ pub struct DateLink {
     pub date: String,
     pub entries: usize,
     pub complete: bool,
+    /// The manifest's `snapshot.notices`: partial, no usage counters.
+    pub notices: Vec<String>,
 }
 
 #[derive(Template)]
@@ -38,9 +40,13 @@ pub struct DateLink {
 pub struct RootPage<'a> {
     pub c: &'a Chrome,
     /// Newest first.
-    pub dates: Vec<DateLink>,
+    pub dates: &'a [DateLink],
+    /// The date `latest/` and the CLI lead to: the newest complete snapshot.
+    pub default: String,
     /// The evaluation page, when the golden set's snapshot is published.
     pub evaluation: Option<String>,
+    pub explore_page: String,
+    pub explore_version: &'static str,
 }
 
 /// Root files: the list of dates, the versioned method pages, JSON Schemas, the
@@ -48,18 +54,47 @@ pub struct RootPage<'a> {
 /// what crawlers and agents read first (`robots.txt`, sitemaps, `llms.txt`). Made from
 /// the dated folders in `output`, so they name every build there, not only this one's.
 pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
-    let dates = built_dates(output)?;
-    let Some(latest) = dates.first() else { return Ok(()) };
-    // The root pages borrow the newest snapshot's stylesheet.
-    let chrome = Chrome::outside(latest);
-    write_date_list(output, &chrome, &dates)?;
+    let dates = date_links(output)?;
+    let Some(default) = default_date(&dates) else { return Ok(()) };
+    let default = default.to_owned();
+    // The root pages borrow the default snapshot's stylesheet.
+    let chrome = Chrome::outside(&default);
+    write_date_list(output, &chrome, &dates, &default)?;
     write_method_pages(output, &chrome)?;
     for (name, text) in SCHEMAS {
         output.write(&format!("schema/{name}"), text.as_bytes())?;
     }
-    let latest_home = names::in_snapshot(latest, names::HOME_DIR);
+    let latest_home = names::in_snapshot(&default, names::HOME_DIR);
     output.write("_redirects", format!("/latest {latest_home} 302\n/latest/* {latest_home}:splat 200\n").as_bytes())?;
-    write_agent_files(output, &method.site.base_url, &dates)
+    write_agent_files(output, &method.site.base_url, &dates, &default)
+}
+
+/// The snapshot a visitor is led to first: the newest complete one, or the newest when
+/// none is complete (the same choice as the CLI's, `snapshot::default_choice`).
+/// `dates` newest first.
+pub fn default_date(dates: &[DateLink]) -> Option<&str> {
+    dates.iter().find(|d| d.complete).or(dates.first()).map(|d| d.date.as_str())
+}
+
+/// Every finished build in `output`, newest first, as its manifest describes it.
+fn date_links(output: &Output) -> Result<Vec<DateLink>, Error> {
+    let mut links = Vec::new();
+    for d in built_dates(output)? {
+        let path = output.path(&format!("{d}/{}", names::MANIFEST_FILE))?;
+        let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
+            .map_err(|e| Error::input(&path, e.to_string()))?;
+        let snapshot = &manifest["snapshot"];
+        links.push(DateLink {
+            date: d,
+            entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
+            complete: snapshot["complete"].as_bool().unwrap_or(false),
+            notices: snapshot["notices"]
+                .as_array()
+                .map(|n| n.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default(),
+        });
+    }
+    Ok(links)
 }
 
 /// The dates of the finished builds in `output` (folders holding a manifest), newest first.
@@ -76,24 +111,21 @@ fn built_dates(output: &Output) -> Result<Vec<String>, Error> {
     Ok(dates)
 }
 
-/// The root's index: every date with its count of resources, from its manifest.
-fn write_date_list(output: &Output, chrome: &Chrome, dates: &[String]) -> Result<(), Error> {
-    let mut links = Vec::new();
-    for d in dates {
-        let path = output.path(&format!("{d}/{}", names::MANIFEST_FILE))?;
-        let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
-            .map_err(|e| Error::input(&path, e.to_string()))?;
-        links.push(DateLink {
-            date: d.clone(),
-            entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
-            complete: manifest["snapshot"]["complete"].as_bool().unwrap_or(false),
-        });
-    }
+/// The root's index: every date with its count of resources and its notices.
+fn write_date_list(output: &Output, chrome: &Chrome, dates: &[DateLink], default: &str) -> Result<(), Error> {
     let golden = GoldenSet::embedded()?.snapshot;
     let evaluation_page = names::in_snapshot(&golden, names::EVALUATION_DIR);
     let evaluation =
         output.path(names::root_dir(&names::page_file(&evaluation_page)))?.is_file().then_some(evaluation_page);
-    output.write("index.html", &html(&RootPage { c: chrome, dates: links, evaluation })?)
+    let page = RootPage {
+        c: chrome,
+        dates,
+        default: default.to_owned(),
+        evaluation,
+        explore_page: names::explore_method_page(EXPLORE_VERSION),
+        explore_version: EXPLORE_VERSION,
+    };
+    output.write("index.html", &html(&page)?)
 }
 
 /// The method's page and explore's, each under its version, with the golden set
@@ -110,10 +142,10 @@ fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
 
 /// The sitemap index (naming every date's sitemaps), the site-wide sitemap,
 /// `robots.txt` and `llms.txt`; `dates` newest first.
-fn write_agent_files(output: &Output, base_url: &str, dates: &[String]) -> Result<(), Error> {
+fn write_agent_files(output: &Output, base_url: &str, dates: &[DateLink], default: &str) -> Result<(), Error> {
     let mut sitemaps = Vec::new();
     for d in dates {
-        let folder = output.path(d)?;
+        let folder = output.path(&d.date)?;
         let mut files: Vec<String> = fs::read_dir(&folder)
             .map_err(|e| Error::io(&folder, e))?
             .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
@@ -121,10 +153,12 @@ fn write_agent_files(output: &Output, base_url: &str, dates: &[String]) -> Resul
             .collect();
         // sitemap-2 before sitemap-10.
         files.sort_by_key(|name| (name.len(), name.clone()));
-        sitemaps.push((d.clone(), files));
+        sitemaps.push((d.date.clone(), files));
     }
+    let others: Vec<(String, Vec<String>)> =
+        dates.iter().filter(|d| d.date != default).map(|d| (d.date.clone(), d.notices.clone())).collect();
     output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
     output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
     output.write("robots.txt", agents::robots(base_url).as_bytes())?;
-    output.write("llms.txt", agents::llms_txt(base_url, &dates[0], dates).as_bytes())
+    output.write("llms.txt", agents::llms_txt(base_url, default, &others).as_bytes())
 }
