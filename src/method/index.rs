@@ -11,7 +11,7 @@ use super::assets::Decimal;
 use super::figures::{figures, Figures};
 use super::names::{host_of, resource_slug};
 use super::normalise::{append_fields, normalise_fields};
-use super::ownership::{self, is_owners, Claim, Ledger, Standing};
+use super::ownership::{self, is_owners, Claim, Ledger, RunningLedger, SnapshotClaims, Standing};
 use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
@@ -170,19 +170,47 @@ pub struct Index {
 impl Index {
     /// The index of a snapshot judged on its own (no earlier snapshots as history).
     pub fn build<I: Item>(snapshot: &Snapshot<I>, method: &Method) -> Index {
-        Index::from_snapshot(snapshot, method, Ledger::new(&snapshot.header.date, method.corrections))
+        Index::from_snapshot(snapshot, method, &Ledger::new(&snapshot.header.date, method.corrections))
     }
 
-    fn from_snapshot<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: Ledger) -> Index {
+    fn from_snapshot<I: Item>(snapshot: &Snapshot<I>, method: &Method, ledger: &Ledger) -> Index {
         let read = snapshot.items.par_iter().map(|item| Entry::read(item, method)).collect();
         Index::from_entries(snapshot.header.clone(), read, ledger)
     }
 
     /// The index of the stored snapshot at `path`, judged with the snapshots stored
-    /// before it (content/method.md#duplicates). The file is read as a stream and each batch of items made
-    /// into entries at once, so neither the file's text nor the parsed listings are
-    /// ever held whole: at a million listings those were most of the build's peak.
+    /// before it (content/method.md#duplicates).
     pub fn read(path: &Path, method: &Method) -> Result<Index, Error> {
+        let (header, read) = Index::read_entries(path, method)?;
+        let ledger =
+            phase("index: ownership ledger", || ownership::ledger_for(path, &header.date, method.corrections))?;
+        Ok(phase("index: entries", || Index::from_entries(header, read, &ledger)))
+    }
+
+    /// [`Index::read`] for a run over several snapshots, oldest first: `ledger` holds the
+    /// claims of those before (read once per run), and, when `more` snapshots follow, is
+    /// given this one's.
+    pub fn read_running(path: &Path, method: &Method, ledger: &mut RunningLedger, more: bool) -> Result<Index, Error> {
+        let (header, read) = Index::read_entries(path, method)?;
+        let claims = more.then(|| {
+            let claim = |e: &Entry| (e.resource.url.clone(), e.resource.pay_to_set(), e.resource.last_updated.clone());
+            SnapshotClaims::new(&header.date, read.iter().map(|r| r.as_ref().ok().map(claim)))
+        });
+        let index = {
+            let ledger = phase("index: ownership ledger", || ledger.before(path, &header.date))?;
+            phase("index: entries", || Index::from_entries(header, read, ledger))
+        };
+        if let Some(claims) = claims {
+            ledger.push(path, claims);
+        }
+        Ok(index)
+    }
+
+    /// The items of the stored snapshot at `path`, each read as an entry or rejected.
+    /// The file is read as a stream and each batch of items made into entries at once,
+    /// so neither the file's text nor the parsed listings are ever held whole: at a
+    /// million listings those were most of the build's peak.
+    fn read_entries(path: &Path, method: &Method) -> Result<(Header, Vec<Result<Entry, Rejection>>), Error> {
         let mut read = Vec::new();
         let header = phase("index: read listings", || {
             read_in_batches(path, |batch| {
@@ -196,14 +224,12 @@ impl Index {
                 read[start..].par_iter_mut().flatten().for_each(|e| *e = e.clone());
             })
         })?;
-        let ledger =
-            phase("index: ownership ledger", || ownership::ledger_for(path, &header.date, method.corrections))?;
-        Ok(phase("index: entries", || Index::from_entries(header, read, ledger)))
+        Ok((header, read))
     }
 
     /// The index of a snapshot's items read as entries (or rejected), in snapshot
     /// order, with ownership decided by `ledger` and this snapshot's claims (content/method.md#duplicates).
-    pub fn from_entries(header: Header, read: Vec<Result<Entry, Rejection>>, ledger: Ledger) -> Index {
+    pub fn from_entries(header: Header, read: Vec<Result<Entry, Rejection>>, ledger: &Ledger) -> Index {
         let date = parse_date(&header.date).expect("snapshot dates are checked when read");
         let mut report = Report::default();
         let read: Vec<Option<Entry>> = read
@@ -278,7 +304,6 @@ impl Index {
             keep[listings.last().expect("non-empty").0] = true;
         }
         drop(order);
-        drop(ledger);
         // Collected in place: the kept entries move down the same allocation.
         let mut entries: Vec<Entry> =
             read.into_iter().zip(keep).filter_map(|(entry, keep)| entry.filter(|_| keep)).collect();

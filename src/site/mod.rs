@@ -28,6 +28,7 @@ use crate::explore::eval;
 use crate::explore::vectors::VectorTable;
 use crate::explore::Explore;
 use crate::method::index::Index;
+use crate::method::ownership::RunningLedger;
 use crate::method::Method;
 use crate::timings::phase;
 use api::Sink;
@@ -66,10 +67,12 @@ pub fn build_limited(
     let mut snapshots = snapshots.to_vec();
     snapshots.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     let mut timeline = Timeline::default();
+    let mut ledger = RunningLedger::new(method.corrections);
     // One snapshot at a time: its listings are the bulk of the build's memory.
     for (k, path) in snapshots.iter().enumerate() {
         timeline = phase("history", || timeline.before(path, method))?;
-        let index = phase("read and index snapshot", || Index::read(path, method))?;
+        let more = k + 1 < snapshots.len();
+        let index = phase("read and index snapshot", || Index::read_running(path, method, &mut ledger, more))?;
         let files =
             swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, &timeline, sink))?;
         built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
@@ -84,7 +87,16 @@ pub fn build_limited(
 /// Indexes `snapshots`, each judged with the snapshots stored before it as history
 /// (ownership is decided across snapshots: content/method.md#duplicates).
 pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Vec<Index>, Error> {
-    snapshots.iter().map(|path| Index::read(path, method)).collect()
+    let mut ledger = RunningLedger::new(method.corrections);
+    let mut snapshots: Vec<(usize, &PathBuf)> = snapshots.iter().enumerate().collect();
+    snapshots.sort_by(|a, b| a.1.file_name().cmp(&b.1.file_name()));
+    let mut indexes: Vec<(usize, Index)> = Vec::new();
+    for (k, &(at, path)) in snapshots.iter().enumerate() {
+        indexes.push((at, Index::read_running(path, method, &mut ledger, k + 1 < snapshots.len())?));
+    }
+    // In the order given.
+    indexes.sort_by_key(|(at, _)| *at);
+    Ok(indexes.into_iter().map(|(_, index)| index).collect())
 }
 
 fn check_out_dir(out: &Path) -> Result<(), Error> {

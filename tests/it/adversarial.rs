@@ -271,3 +271,33 @@ fn invalid_utf8_loses_only_the_bad_bytes() {
     let item = snap.items.iter().find(|i| i["resource"] == "https://numbers.example/float").unwrap();
     assert_eq!(item["description"], "fractional \u{fffd}\u{fffd} counters");
 }
+
+/// A build keeps one ownership ledger and adds each snapshot's claims once
+/// (`ownership::RunningLedger`); it must judge every snapshot exactly as reading its
+/// history again would (`Index::read`), in order, out of order and for a subset, on the
+/// hostile claims and on the real snapshots (which overlap in URLs).
+#[test]
+fn the_build_s_running_ledger_judges_as_reading_each_history_does() {
+    let method = Method::embedded();
+    let judged = |i: &Index| {
+        let urls: Vec<&str> = i.entries.iter().map(|e| e.resource.url.as_str()).collect();
+        (i.header.date.clone(), serde_json::to_string(&i.report).unwrap(), urls.join("\n"))
+    };
+    let (_root, hostile) = hostile_snapshots("adv-running");
+    let real: Vec<PathBuf> =
+        common::REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
+    for paths in [
+        hostile.clone(),
+        vec![hostile[1].clone(), hostile[0].clone()],
+        vec![hostile[1].clone()],
+        real.clone(),
+        vec![real[2].clone(), real[0].clone()],
+    ] {
+        let running: Vec<_> = site::indexes_with_history(&paths, &method).unwrap().iter().map(judged).collect();
+        let each: Vec<_> = paths.iter().map(|p| judged(&Index::read(p, &method).unwrap())).collect();
+        assert_eq!(running, each, "{paths:?}");
+    }
+    // The hostile February is judged against January's claims either way.
+    let feb = Index::read(&hostile[1], &method).unwrap();
+    assert!(feb.report.quarantined.iter().any(|c| c.resource == VICTIM));
+}
