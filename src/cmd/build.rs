@@ -1,10 +1,11 @@
 //! `x402dir build`: the static site, one dated folder per snapshot plus the root index.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use x402dir::catalogue::snapshot;
 use x402dir::method::Method;
+use x402dir::site::published::{self, Verdict};
 use x402dir::{site, timings, Error};
 
 #[derive(clap::Args)]
@@ -28,20 +29,65 @@ pub struct Args {
     /// host's cap per deployment, e.g. 20000; docs/deploy.md).
     #[arg(long)]
     max_files: Option<usize>,
+    /// The lock of published dates: every folder built is checked against its line, and
+    /// new dates are added (content/method.md#published). Default: content/published.lock
+    /// when building the default --snapshots-dir; none otherwise.
+    #[arg(long, conflicts_with = "no_lock")]
+    lock: Option<PathBuf>,
+    /// Build without checking or adding to any lock (a preview that will not be published).
+    #[arg(long)]
+    no_lock: bool,
+    /// Let the published answers of DATE change (repeatable). Needs a `republished` entry
+    /// for DATE in content/corrections.json, which the folder's pages then show.
+    #[arg(long, value_name = "DATE")]
+    republish: Vec<String>,
+    /// Refuse dates missing from the lock instead of adding them (CI's check that every
+    /// stored snapshot is locked).
+    #[arg(long)]
+    locked: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Error> {
     // `--all` only says out loud what no --snapshot means.
-    let Args { snapshot: paths, all: _, snapshots_dir, out, timings, max_files } = args;
+    let Args { snapshot: paths, all: _, snapshots_dir, out, timings, max_files, lock, no_lock, republish, locked } =
+        args;
     timings::report(timings);
+    let default_folder = paths.is_empty() && snapshots_dir == Path::new(snapshot::DEFAULT_DIR);
+    let lock = match (lock, no_lock) {
+        (_, true) => None,
+        (Some(lock), false) => Some(lock),
+        (None, false) => default_folder.then(|| PathBuf::from(published::DEFAULT_LOCK)),
+    };
+    if lock.is_none() && (locked || !republish.is_empty()) {
+        return Err(Error::Refused(
+            "--locked and --republish check a lock: name one with --lock, or build the default --snapshots-dir".into(),
+        ));
+    }
     let paths = if paths.is_empty() { snapshot::list(&snapshots_dir)? } else { paths };
     if paths.is_empty() {
         return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
     }
     let started = Instant::now();
-    let built = site::build_limited(&paths, &out, &Method::embedded(), max_files)?;
+    let options =
+        site::Options { max_files, lock: lock.clone(), policy: published::Policy { republish, frozen: locked } };
+    let built = site::build_with(&paths, &out, &Method::embedded(), &options)?;
     for b in &built {
-        println!("built {}: {} resources, {} files in {}", b.date, b.entries, b.files, out.join(&b.date).display());
+        let locked = match &b.lock {
+            None => String::new(),
+            Some(Verdict::Unchanged) => "; answers as locked".to_owned(),
+            Some(Verdict::New) => "; added to the lock".to_owned(),
+            Some(Verdict::Relocked(why)) => format!("; lock updated: {why}"),
+        };
+        println!(
+            "built {}: {} resources, {} files in {}{locked}",
+            b.date,
+            b.entries,
+            b.files,
+            out.join(&b.date).display()
+        );
+    }
+    if let Some(lock) = lock {
+        println!("checked against {}", lock.display());
     }
     println!("done in {:.2} s; open {}", started.elapsed().as_secs_f64(), out.join("index.html").display());
     Ok(())

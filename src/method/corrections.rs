@@ -15,9 +15,15 @@ const CORRECTIONS_JSON: &str = include_str!("../../content/corrections.json");
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Correction {
     pub date: String,
-    /// `quarantine-released`, `description-released` or `misattribution`.
+    /// `quarantine-released`, `description-released`, `misattribution` or
+    /// `republished` (a published folder's answers changed: content/method.md#published).
     pub kind: String,
+    /// The resource concerned; empty for `republished`, which concerns a whole folder.
+    #[serde(default)]
     pub resource: String,
+    /// For `republished`: the date of the published folder whose answers changed.
+    #[serde(default)]
+    pub snapshot: Option<String>,
     /// For `description-released`: the pattern that caught the description.
     #[serde(default)]
     pub pattern: Option<String>,
@@ -43,6 +49,18 @@ impl Corrections {
             .map_err(|e| Error::content("content/corrections.json", e.line(), &e.to_string()))?;
         for e in &log.entries {
             snapshot::parse_date(&e.date).map_err(|m| Error::content("content/corrections.json", 0, &m))?;
+            if e.kind == "republished" {
+                let date = e.snapshot.as_deref().ok_or_else(|| {
+                    Error::content("content/corrections.json", 0, "a `republished` entry must name its `snapshot` date")
+                })?;
+                snapshot::parse_date(date).map_err(|m| Error::content("content/corrections.json", 0, &m))?;
+            } else if e.resource.is_empty() {
+                return Err(Error::content(
+                    "content/corrections.json",
+                    0,
+                    &format!("a `{}` entry must name its `resource`", e.kind),
+                ));
+            }
             if e.kind == "quarantine-released" && e.pay_to.as_ref().is_none_or(Vec::is_empty) {
                 return Err(Error::content(
                     "content/corrections.json",
@@ -59,6 +77,14 @@ impl Corrections {
         let mut entries = self.entries.clone();
         entries.sort_by(|a, b| b.date.cmp(&a.date).then(a.resource.cmp(&b.resource)));
         entries
+    }
+
+    /// The entries saying the published folder of `date` was republished, oldest first.
+    pub fn republications(&self, date: &str) -> Vec<&Correction> {
+        let mut found: Vec<&Correction> =
+            self.entries.iter().filter(|c| c.kind == "republished" && c.snapshot.as_deref() == Some(date)).collect();
+        found.sort_by(|a, b| a.date.cmp(&b.date));
+        found
     }
 
     /// The owner named for `url` by a release dated on or before `date`, if any.
@@ -82,6 +108,15 @@ mod tests {
         let bad_date =
             r#"{"entries": [{"date": "2026-13-01", "kind": "misattribution", "resource": "https://a", "note": "n"}]}"#;
         assert!(Corrections::parse(bad_date).is_err());
-        assert!(Corrections::embedded().entries.iter().all(|e| !e.resource.is_empty()));
+        assert!(Corrections::embedded().entries.iter().all(|e| !e.resource.is_empty() || e.snapshot.is_some()));
+        let republished =
+            r#"{"entries": [{"date": "2026-12-05", "kind": "republished", "snapshot": "2025-12-31", "note": "n"}]}"#;
+        let log = Corrections::parse(republished).unwrap();
+        assert_eq!(log.republications("2025-12-31").len(), 1);
+        assert!(log.republications("2025-12-18").is_empty());
+        let unnamed = r#"{"entries": [{"date": "2026-12-05", "kind": "republished", "note": "n"}]}"#;
+        assert!(Corrections::parse(unnamed).unwrap_err().to_string().contains("snapshot"));
+        let no_resource = r#"{"entries": [{"date": "2026-12-05", "kind": "misattribution", "note": "n"}]}"#;
+        assert!(Corrections::parse(no_resource).unwrap_err().to_string().contains("resource"));
     }
 }

@@ -2,6 +2,7 @@
 //! assets and method page are, and the source's three limits (content/method.md#limits).
 
 use crate::method::answer::SnapshotRef;
+use crate::method::corrections::Corrections;
 use crate::method::index::Index;
 use crate::method::names;
 use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
@@ -21,11 +22,17 @@ pub struct Chrome {
 }
 
 impl Chrome {
-    pub fn for_index(index: &Index) -> Chrome {
+    pub fn for_index(index: &Index, corrections: &Corrections) -> Chrome {
         let h = &index.header;
+        let mut notices = SnapshotRef::of(index).notices;
+        // A folder whose published answers were changed says so on every page
+        // (content/method.md#published).
+        for c in corrections.republications(&h.date) {
+            notices.push(format!("corrected on {}: this folder's answers were republished ({})", c.date, c.note));
+        }
         Chrome {
             date: h.date.clone(),
-            notices: SnapshotRef::of(index).notices,
+            notices,
             home: Some(names::in_snapshot(&h.date, names::HOME_DIR)),
             static_base: names::in_snapshot(&h.date, names::STATIC_DIR),
             method_path: names::method_page(),

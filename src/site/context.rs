@@ -57,7 +57,7 @@ impl<'a> SnapshotContext<'a> {
             timeline,
             sink,
             date,
-            chrome: Chrome::for_index(index),
+            chrome: Chrome::for_index(index, method.corrections),
             new_since,
             listings,
             facets,

@@ -19,6 +19,7 @@ pub mod history;
 pub mod output;
 pub mod pages;
 pub mod paths;
+pub mod published;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -42,13 +43,15 @@ pub struct BuiltSnapshot {
     pub date: String,
     pub entries: usize,
     pub files: usize,
+    /// What the lock of published dates said of it, when the build was locked.
+    pub lock: Option<published::Verdict>,
 }
 
 /// Builds the site for `snapshots` into `out`. Each snapshot's folder is written to a
 /// staging folder first and swapped in whole, so a failed build leaves the previous
 /// one in place.
 pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<BuiltSnapshot>, Error> {
-    build_limited(snapshots, out, method, None)
+    build_with(snapshots, out, method, &Options::default())
 }
 
 /// [`build`], refusing any snapshot whose folder would hold more than `max_files` files
@@ -60,7 +63,33 @@ pub fn build_limited(
     method: &Method,
     max_files: Option<usize>,
 ) -> Result<Vec<BuiltSnapshot>, Error> {
+    build_with(snapshots, out, method, &Options { max_files, ..Options::default() })
+}
+
+/// How a build is checked besides its inputs.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Refuse a folder of more files than this (`--max-files`).
+    pub max_files: Option<usize>,
+    /// The lock of published dates to verify each folder against, and add new dates to
+    /// (content/method.md#published); `None` builds unlocked (previews, tests, fixtures).
+    pub lock: Option<PathBuf>,
+    pub policy: published::Policy,
+}
+
+/// [`build`] with [`Options`]. Every folder is checked against the lock before it
+/// replaces the published one; the lock is written only once every folder is in.
+pub fn build_with(
+    snapshots: &[PathBuf],
+    out: &Path,
+    method: &Method,
+    options: &Options,
+) -> Result<Vec<BuiltSnapshot>, Error> {
     check_out_dir(out)?;
+    let mut lock = options.lock.as_deref().map(published::Lock::read).transpose()?;
+    if let Some(lock) = &lock {
+        lock.check_policy(&options.policy, method)?;
+    }
     let output = Output::new(out);
     let mut built = Vec::new();
     // Oldest first, so each snapshot is remembered as history for the ones after it.
@@ -73,14 +102,29 @@ pub fn build_limited(
         timeline = phase("history", || timeline.before(path, method))?;
         let more = k + 1 < snapshots.len();
         let index = phase("read and index snapshot", || Index::read_running(path, method, &mut ledger, more))?;
-        let files =
-            swap_in(&output, &index.header.date, max_files, |sink| write_snapshot(&index, method, &timeline, sink))?;
-        built.push(BuiltSnapshot { date: index.header.date.clone(), entries: index.entries.len(), files });
-        if k + 1 < snapshots.len() {
+        let date = index.header.date.clone();
+        let mut verdict = None;
+        let files = swap_in(
+            &output,
+            &date,
+            options.max_files,
+            |sink| write_snapshot(&index, method, &timeline, sink),
+            |sums| {
+                if let Some(lock) = lock.as_mut() {
+                    verdict = Some(lock.check(&date, method, sums, &options.policy)?);
+                }
+                Ok(())
+            },
+        )?;
+        built.push(BuiltSnapshot { date, entries: index.entries.len(), files, lock: verdict });
+        if more {
             timeline.push(Past::of(path, &index));
         }
     }
     pages::root::write_root(&output, method)?;
+    if let Some(lock) = &lock {
+        lock.write()?;
+    }
     Ok(built)
 }
 
@@ -119,12 +163,14 @@ fn swap_in(
     date: &str,
     max_files: Option<usize>,
     make: impl FnOnce(Sink) -> Result<(), Error>,
+    verify: impl FnOnce(published::Sums) -> Result<(), Error>,
 ) -> Result<usize, Error> {
     let staging_name = format!("staging-{date}-{}", std::process::id());
     let staging = output.root().join(format!(".{staging_name}"));
     let _ = fs::remove_dir_all(&staging);
     let stage = Output::new(&staging);
     let written = std::sync::atomic::AtomicUsize::new(0);
+    let digests = published::Digests::default();
     let sink = |batch: Vec<(String, Vec<u8>)>| {
         let so_far = written.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed) + batch.len();
         if let Some(max) = max_files.filter(|&max| so_far > max) {
@@ -135,9 +181,13 @@ fn swap_in(
                  of {date}, if any, is untouched"
             )));
         }
+        for (path, bytes) in &batch {
+            digests.add(path, bytes);
+        }
         stage.write_all(&batch)
     };
-    if let Err(e) = make(&sink) {
+    // Checked before the swap: a refused folder never replaces the published one.
+    if let Err(e) = make(&sink).and_then(|()| verify(digests.into_sums())) {
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }

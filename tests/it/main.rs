@@ -24,6 +24,7 @@ mod mcp;
 mod method_rules;
 mod no_verdicts;
 mod properties;
+mod published;
 mod real_data;
 mod serve;
 mod site_build;

@@ -1,0 +1,140 @@
+//! content/method.md#published: a dated folder's answers, once published, never change
+//! without saying so. The lock of published dates is checked by every locked build.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{all_files, repo_root, temp_dir};
+use x402dir::catalogue::import::import_file;
+use x402dir::method::corrections::Corrections;
+use x402dir::method::screen::PatternList;
+use x402dir::method::Method;
+use x402dir::site::published::{Policy, Verdict};
+use x402dir::site::{self, Options};
+
+const DATE: &str = "2026-01-10";
+
+/// The mini fixture catalogue as a stored snapshot, and where its lock and site go.
+fn fixture(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), DATE).unwrap();
+    let path = snap.write_into(&dir.join("snapshots"), false).unwrap();
+    (path, dir.join("content/published.lock"), dir.join("public"))
+}
+
+fn build(path: &Path, lock: &Path, out: &Path, method: &Method, republish: &[&str]) -> Result<Verdict, String> {
+    let options = Options {
+        lock: Some(lock.to_owned()),
+        policy: Policy { republish: republish.iter().map(|d| (*d).to_owned()).collect(), frozen: false },
+        ..Options::default()
+    };
+    site::build_with(&[path.to_owned()], out, method, &options)
+        .map(|built| built[0].lock.clone().expect("a locked build says what the lock found"))
+        .map_err(|e| e.to_string())
+}
+
+/// Every file of the published folder, with its bytes.
+fn folder(out: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    all_files(&out.join(DATE)).into_iter().map(|f| (f.clone(), fs::read(&f).unwrap())).collect()
+}
+
+#[test]
+fn a_screening_change_is_refused_until_republished_with_a_correction_and_a_page_change_passes() {
+    let (snapshot, lock, out) = fixture("published-screening");
+    let embedded = Method::embedded();
+    assert_eq!(build(&snapshot, &lock, &out, &embedded, &[]), Ok(Verdict::New));
+    let line = fs::read_to_string(&lock).unwrap();
+    assert!(line.contains(&format!("{DATE} method=")) && line.contains("screening=1.0.0"), "{line}");
+    let sums = fs::read_to_string(lock.with_file_name("published").join(format!("{DATE}.sums"))).unwrap();
+    assert!(sums.lines().any(|l| l.ends_with(" api/manifest.json")), "{sums}");
+    assert!(sums.lines().all(|l| l.split_once(' ').unwrap().1.starts_with("api/")), "only the API is locked");
+    assert_eq!(build(&snapshot, &lock, &out, &embedded, &[]), Ok(Verdict::Unchanged));
+
+    // A change that only pages show passes: pages may improve freely. (Templates are
+    // compiled in; the corrections page's new entry is the same kind of change.)
+    let noted = Corrections::parse(
+        r#"{"entries": [{"date": "2026-12-04", "kind": "misattribution", "resource": "https://elsewhere.example/", "note": "a page-only note"}]}"#,
+    )
+    .unwrap();
+    let method = Method { corrections: &noted, ..embedded };
+    assert_eq!(build(&snapshot, &lock, &out, &method, &[]), Ok(Verdict::Unchanged));
+    assert!(fs::read_to_string(out.join(DATE).join("corrections/index.html")).unwrap().contains("a page-only note"));
+
+    // A wider screening list withholds the "Headlines" description: the answers change.
+    let patterns = format!(
+        "{}\nS99\tcoercive\t\\bheadlines\\b\n",
+        include_str!("../../content/screen/patterns.txt").replace("version = 1.0.0", "version = 1.1.0")
+    );
+    let wider = PatternList::parse(&patterns).unwrap();
+    let method = Method { screen: &wider, ..embedded };
+    let published = folder(&out);
+    let refused = build(&snapshot, &lock, &out, &method, &[]).unwrap_err();
+    assert!(refused.contains(&format!("the published answers of {DATE} would change")), "{refused}");
+    assert!(refused.contains("screening 1.1.0 (locked 1.0.0)"), "{refused}");
+    assert!(refused.contains(&format!("first: {DATE}/api/")) && refused.contains(" differs"), "{refused}");
+    assert!(refused.contains(&format!("--republish {DATE}")), "{refused}");
+    assert_eq!(folder(&out), published, "a refused build leaves the published folder as it was");
+    assert!(fs::read_to_string(&lock).unwrap().contains("screening=1.0.0"), "and the lock");
+
+    // The flag alone is not enough: the change needs a corrections entry for that date.
+    let refused = build(&snapshot, &lock, &out, &method, &[DATE]).unwrap_err();
+    assert!(refused.contains("corrections.json") && refused.contains("republished"), "{refused}");
+    assert_eq!(folder(&out), published);
+
+    // Flag and correction: built, relocked, and the folder's pages say so.
+    let log = Corrections::parse(&format!(
+        r#"{{"entries": [{{"date": "2026-12-05", "kind": "republished", "snapshot": "{DATE}", "note": "screening 1.1.0 withholds a description"}}]}}"#
+    ))
+    .unwrap();
+    let method = Method { screen: &wider, corrections: &log, ..embedded };
+    let verdict = build(&snapshot, &lock, &out, &method, &[DATE]).unwrap();
+    assert!(matches!(&verdict, Verdict::Relocked(why) if why.contains("screening 1.1.0")), "{verdict:?}");
+    assert!(fs::read_to_string(&lock).unwrap().contains("screening=1.1.0"));
+    for page in ["index.html", "search/index.html", "browse/index.html"] {
+        let html = fs::read_to_string(out.join(DATE).join(page)).unwrap();
+        assert!(html.contains("corrected on 2026-12-05: this folder&#39;s answers were republished"), "{page}");
+    }
+    let log = fs::read_to_string(out.join(DATE).join("corrections/index.html")).unwrap();
+    assert!(log.contains(&format!(r#"the published folder of <a href="/{DATE}/">{DATE}</a>"#)), "{log}");
+    // Locked again under the new line.
+    assert_eq!(build(&snapshot, &lock, &out, &method, &[]), Ok(Verdict::Unchanged));
+}
+
+#[test]
+fn the_command_line_checks_the_lock_and_ci_s_locked_build_refuses_a_new_date() {
+    let (snapshot, lock, out) = fixture("published-cli");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_x402dir")).args(args).current_dir(repo_root()).output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr))
+    };
+    let (s, l, o) = (snapshot.to_str().unwrap(), lock.to_str().unwrap(), out.to_str().unwrap());
+    let (code, said) = run(&["build", "--snapshot", s, "--lock", l, "--out", o, "--locked"]);
+    assert_ne!(code, Some(0), "{said}");
+    assert!(said.contains(&format!("{DATE} is not in")), "{said}");
+    assert!(!lock.exists(), "a refused date is not written");
+    let (code, said) = run(&["build", "--snapshot", s, "--lock", l, "--out", o]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("added to the lock"), "{said}");
+    let (code, said) = run(&["build", "--snapshot", s, "--lock", l, "--out", o, "--locked"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("answers as locked"), "{said}");
+    let (code, said) = run(&["build", "--snapshot", s, "--out", o, "--republish", DATE]);
+    assert_ne!(code, Some(0), "--republish without a lock is refused: {said}");
+}
+
+/// CI's check: every stored snapshot is in the committed lock, and building them with
+/// this code gives exactly the locked answers.
+#[test]
+fn the_committed_lock_covers_every_stored_snapshot_and_holds() {
+    let out = temp_dir("published-committed").join("public");
+    let o = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        .args(["build", "--locked", "--out", out.to_str().unwrap()])
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{said}");
+    let stored = fs::read_dir(repo_root().join("content/snapshots")).unwrap().count();
+    assert_eq!(said.matches("answers as locked").count(), stored, "{said}");
+}
