@@ -437,7 +437,8 @@ fn netlify_config_sets_a_strict_csp_and_caching() {
     let text = fs::read_to_string(repo_root().join("netlify.toml")).unwrap();
     let config: toml::Value = toml::from_str(&text).unwrap();
     assert_eq!(config["build"]["publish"].as_str(), Some("public"));
-    assert_eq!(config["build"]["command"].as_str(), Some("cargo run --release -- build"));
+    // A deploy publishes only the dates the committed lock covers (content/method.md#published).
+    assert_eq!(config["build"]["command"].as_str(), Some("cargo run --release -- build --locked"));
     let headers = config["headers"].as_array().unwrap();
     let value = |path: &str, name: &str| -> String {
         headers
