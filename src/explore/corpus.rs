@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::document::document;
+use super::document::document_parts;
 use crate::method::index::Index;
 
 /// Documents are made in parallel this many at a time, then numbered, so that only one
@@ -23,6 +23,9 @@ pub struct Corpus {
     words: Vec<u32>,
     /// Document `i` is `words[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
+    /// How many of document `i`'s first words are a withheld description's, which the
+    /// dense side does not read ([`Corpus::meaning`]).
+    withheld: Vec<u32>,
 }
 
 impl Corpus {
@@ -31,7 +34,7 @@ impl Corpus {
         let mut corpus = Corpus::new();
         let mut ids = HashMap::new();
         for batch in index.entries.chunks(BATCH) {
-            let documents: Vec<Vec<String>> = batch.par_iter().map(document).collect();
+            let documents: Vec<(Vec<String>, usize)> = batch.par_iter().map(document_parts).collect();
             corpus.extend(&mut ids, documents);
         }
         corpus.vocabulary.shrink_to_fit();
@@ -42,17 +45,18 @@ impl Corpus {
     /// A corpus of the given word lists (document `i` gets id `i`).
     pub fn from_documents(documents: Vec<Vec<String>>) -> Corpus {
         let mut corpus = Corpus::new();
-        corpus.extend(&mut HashMap::new(), documents);
+        corpus.extend(&mut HashMap::new(), documents.into_iter().map(|d| (d, 0)).collect());
         corpus
     }
 
     fn new() -> Corpus {
-        Corpus { vocabulary: Vec::new(), words: Vec::new(), starts: vec![0] }
+        Corpus { vocabulary: Vec::new(), words: Vec::new(), starts: vec![0], withheld: Vec::new() }
     }
 
     /// Adds `documents`; `ids` numbers the vocabulary so far.
-    fn extend(&mut self, ids: &mut HashMap<String, u32>, documents: Vec<Vec<String>>) {
-        for words in documents {
+    fn extend(&mut self, ids: &mut HashMap<String, u32>, documents: Vec<(Vec<String>, usize)>) {
+        for (words, withheld) in documents {
+            self.withheld.push(withheld as u32);
             for w in words {
                 let next = self.vocabulary.len() as u32;
                 let id = *ids.entry(w).or_insert_with_key(|w| {
@@ -76,6 +80,11 @@ impl Corpus {
     /// The word ids of document `i`, in order, repeats kept.
     pub fn document(&self, i: usize) -> &[u32] {
         &self.words[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// The words of document `i` the dense side reads: all but a withheld description's.
+    pub fn meaning(&self, i: usize) -> &[u32] {
+        &self.document(i)[self.withheld[i] as usize..]
     }
 
     /// All words of all documents (repeats counted).

@@ -124,7 +124,7 @@ impl Dense {
             (0..n)
                 .into_par_iter()
                 .map(|i| {
-                    let sum = weighted_sum(corpus.document(i).iter().filter_map(|&w| rows[w as usize]))?;
+                    let sum = weighted_sum(corpus.meaning(i).iter().filter_map(|&w| rows[w as usize]))?;
                     ByteVector::quantise(&sum)
                 })
                 .collect()

@@ -15,6 +15,14 @@ use crate::method::normalise::for_each_word;
 
 /// The words of an entry's explore document, with repeats, in field order.
 pub fn document(entry: &Entry) -> Vec<String> {
+    document_parts(entry).0
+}
+
+/// [`document`], and how many of its first words are a withheld description's. BM25
+/// reads them all; the dense side starts after them (content/explore.md#document): a
+/// withheld description is text addressed to AI agents, and its words would pull the
+/// listing's meaning toward its instructions.
+pub fn document_parts(entry: &Entry) -> (Vec<String>, usize) {
     let mut words = Vec::new();
     let mut add = |text: &str| {
         for_each_word(text, |w| {
@@ -25,6 +33,15 @@ pub fn document(entry: &Entry) -> Vec<String> {
     };
     let r = &entry.resource;
     add(r.description.as_deref().unwrap_or(""));
+    drop(add);
+    let withheld = if entry.withheld.is_some() { words.len() } else { 0 };
+    let mut add = |text: &str| {
+        for_each_word(text, |w| {
+            if !is_stopword(w) {
+                words.push(w.to_owned())
+            }
+        })
+    };
     add(r.service_name.as_deref().unwrap_or(""));
     for tag in &r.tags {
         add(tag);
@@ -39,7 +56,7 @@ pub fn document(entry: &Entry) -> Vec<String> {
     for field in &r.schema_fields {
         add(&split_case(field));
     }
-    words
+    (words, withheld)
 }
 
 /// The URL without its scheme, query string or fragment: host and path carry the

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use super::document::document;
+use super::document::document_parts;
 use crate::method::index::Index;
 
 /// A corpus word worth a vector: has a letter and is not an id (long, or hex-like).
@@ -24,7 +24,9 @@ pub fn worth_a_vector(word: &str) -> bool {
 pub fn corpus_words(indexes: &[Index]) -> String {
     let mut words = BTreeSet::new();
     for entry in indexes.iter().flat_map(|index| &index.entries) {
-        words.extend(document(entry).into_iter().filter(|w| worth_a_vector(w)));
+        // The words the dense side reads (a withheld description's are not).
+        let (document, withheld) = document_parts(entry);
+        words.extend(document.into_iter().skip(withheld).filter(|w| worth_a_vector(w)));
     }
     let mut out = String::new();
     for word in words {

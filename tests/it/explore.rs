@@ -112,6 +112,24 @@ fn stopwords_never_reach_the_explore_index_and_withheld_words_do() {
     // Screening decides what is published, never what matches: their words are in
     // explore's documents as in the method's index (the text is never published).
     assert!(ex.bm25.postings.contains_key("mandatory"), "withheld words are left out of explore");
+    // The dense side reads published text only (content/explore.md#document): the
+    // withheld words are in BM25's documents, never in what a vector is made of.
+    let corpus = x402dir::explore::corpus::Corpus::of_index(&index);
+    let mut checked = 0;
+    for (i, e) in index.entries.iter().enumerate().filter(|(_, e)| e.withheld.is_some()) {
+        let words = |ids: &[u32]| ids.iter().map(|&w| corpus.vocabulary[w as usize].clone()).collect::<Vec<_>>();
+        let (all, meaning) = (words(corpus.document(i)), words(corpus.meaning(i)));
+        assert_eq!(meaning, all[all.len() - meaning.len()..], "{}", e.resource.url);
+        if e.resource.description.as_deref().unwrap_or("").contains("MANDATORY") {
+            assert!(
+                all.iter().any(|w| w == "mandatory") && !meaning.iter().any(|w| w == "mandatory"),
+                "{}",
+                e.resource.url
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "{checked}");
     let empty = ex.retrieve("the of and", VectorTable::embedded());
     assert!(empty.fused.is_empty() && empty.words.words.is_empty());
     assert_eq!(empty.words.dropped_stopwords, ["the", "of", "and"]);
