@@ -24,39 +24,33 @@ pub fn document(entry: &Entry) -> Vec<String> {
 /// listing's meaning toward its instructions.
 pub fn document_parts(entry: &Entry) -> (Vec<String>, usize) {
     let mut words = Vec::new();
-    let mut add = |text: &str| {
-        for_each_word(text, |w| {
-            if !is_stopword(w) {
-                words.push(w.to_owned())
-            }
-        })
-    };
     let r = &entry.resource;
-    add(r.description.as_deref().unwrap_or(""));
-    drop(add);
+    add_words(&mut words, r.description.as_deref().unwrap_or(""));
     let withheld = if entry.withheld.is_some() { words.len() } else { 0 };
-    let mut add = |text: &str| {
-        for_each_word(text, |w| {
-            if !is_stopword(w) {
-                words.push(w.to_owned())
-            }
-        })
-    };
-    add(r.service_name.as_deref().unwrap_or(""));
+    add_words(&mut words, r.service_name.as_deref().unwrap_or(""));
     for tag in &r.tags {
-        add(tag);
+        add_words(&mut words, tag);
     }
-    add(&split_case(url_host_and_path(&r.url)));
+    add_words(&mut words, &split_case(url_host_and_path(&r.url)));
     let mut mimes: Vec<&str> = r.accepts.iter().filter_map(|a| a.mime_type.as_deref()).collect();
     mimes.sort_unstable();
     mimes.dedup();
     for mime in mimes {
-        add(mime);
+        add_words(&mut words, mime);
     }
     for field in &r.schema_fields {
-        add(&split_case(field));
+        add_words(&mut words, &split_case(field));
     }
     (words, withheld)
+}
+
+/// Appends the words of `text` that are not stopwords.
+fn add_words(words: &mut Vec<String>, text: &str) {
+    for_each_word(text, |w| {
+        if !is_stopword(w) {
+            words.push(w.to_owned())
+        }
+    })
 }
 
 /// The URL without its scheme, query string or fragment: host and path carry the
