@@ -2,6 +2,7 @@
 //! snapshots (import), the stored snapshot format (snapshot), and synthetic snapshots
 //! for scale tests (synth).
 
+pub mod call;
 pub mod fetch;
 pub mod import;
 pub mod model;

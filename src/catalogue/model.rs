@@ -44,6 +44,9 @@ pub struct Resource {
     /// `extensions.bazaar`), first seen first, without repeats. Names only: the
     /// schemas' own descriptions and example values are foreign text nobody screens.
     pub schema_fields: Vec<String>,
+    /// How the listing says it is called (method, input parameters); boxed, as most of
+    /// a large catalogue's listings leave it out.
+    pub call: Option<Box<crate::catalogue::call::Call>>,
     pub drops: Vec<Drop>,
 }
 
@@ -311,6 +314,7 @@ impl Resource {
         let description = top_description.or_else(|| accepts.iter().find_map(|a| a.description.clone()));
         let quality = read_quality(&mut r, obj.get("quality"));
         let schema_fields = read_schema_fields(obj);
+        let call = crate::catalogue::call::read_call(obj).map(Box::new);
 
         Ok(Resource {
             url,
@@ -323,6 +327,7 @@ impl Resource {
             quality,
             last_updated,
             schema_fields,
+            call,
             drops: r.drops,
         })
     }

@@ -224,3 +224,26 @@ test("the evaluation page and the explore method page are published", async () =
   await page.close();
   await method.page.close();
 });
+
+test("on a 390 px phone, a resource page shows its price and method on the first screen, and its request a scroll away", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  // The issue's case: a POST listing with body fields and a price.
+  const slug = readdirSync(join(publicDir, DATE, "r")).find((s) => s.startsWith("api.heurist.xyz") || s.startsWith("mesh.heurist.xyz"));
+  await page.goto(`${server.origin}/${DATE}/r/${slug}/`);
+  const box = async (sel) => (await page.locator(sel).first().boundingBox());
+  const price = await box(".call .price");
+  const method = await box(".call .method");
+  const curl = await box("#curl");
+  assert.ok(price.y + price.height <= 844, `price ends at ${price.y + price.height} px`);
+  assert.ok(method.y + method.height <= 844, `method ends at ${method.y + method.height} px`);
+  assert.ok(curl.y < 2 * 844, `request starts at ${curl.y} px`);
+  // The request wraps instead of widening the page.
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `page is ${width} px wide`);
+  assert.match(await page.textContent("#curl"), /^curl -i /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

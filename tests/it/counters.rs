@@ -136,10 +136,11 @@ fn page_text(html: &str) -> String {
 
 /// The value shown beside a figure's name in a resource page's table of figures.
 fn figure_on_page(html: &str, name: &str) -> String {
-    let at = html.find(&format!("<code>{name}</code>")).unwrap_or_else(|| panic!("no figure {name}"));
-    let cell = &html[at..];
-    let cell = &cell[cell.find("<td").unwrap()..];
-    let cell = &cell[cell.find('>').unwrap() + 1..cell.find("</td>").unwrap()];
+    // The row that names the field (beside its definition), and its Value cell.
+    let at = html.find(&format!("(<code>{name}</code>)")).unwrap_or_else(|| panic!("no figure {name}"));
+    let row = &html[html[..at].rfind("<tr").unwrap()..];
+    let cell = &row[row.find(r#"data-label="Value">"#).unwrap() + r#"data-label="Value">"#.len()..];
+    let cell = &cell[..cell.find("</td>").unwrap()];
     page_text(cell).trim().to_owned()
 }
 

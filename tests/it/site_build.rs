@@ -615,3 +615,63 @@ fn the_root_and_latest_lead_to_the_newest_complete_snapshot_and_labels_the_rest(
         }
     }
 }
+
+/// Issue 17: every resource page opens with how to call it, built from the listing
+/// alone. Counted against the raw 2025-12-31 catalogue read here directly (not through
+/// `catalogue::call`): each ranked listing whose input schema names an HTTP method shows
+/// it, every page shows its payTo and a request to copy above the limits and the
+/// description, and a listing's body fields become the request's JSON body.
+#[test]
+fn resource_pages_open_with_the_price_the_method_the_pay_to_and_a_request_to_copy() {
+    let out = build_real("call");
+    let raw: Value =
+        serde_json::from_slice(&fs::read(repo_root().join("content/snapshots/2025-12-31.json")).unwrap()).unwrap();
+    let index = Index::read(&repo_root().join("content/snapshots/2025-12-31.json"), &Method::embedded()).unwrap();
+    let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+    let (mut stated, mut with_body) = (0, 0);
+    for e in &index.entries {
+        let item =
+            raw["items"].as_array().unwrap().iter().rev().find(|i| i["resource"] == e.resource.url.as_str()).unwrap();
+        let input =
+            item["accepts"].as_array().and_then(|a| a.iter().find_map(|a| a["outputSchema"]["input"].as_object()));
+        let method = input
+            .and_then(|i| i.get("method"))
+            .and_then(Value::as_str)
+            .map(str::to_ascii_uppercase)
+            .filter(|m| methods.contains(&m.as_str()));
+        let page = fs::read_to_string(
+            out.join("2025-12-31").join(format!("r/{}/index.html", names::resource_slug(&e.resource.url))),
+        )
+        .unwrap();
+        let call = page.find(r#"<section aria-labelledby="call-h" class="call">"#).expect("a call section");
+        assert!(call < page.find(r#"<aside class="limits""#).unwrap() && call < page.find(r#"id="desc-h""#).unwrap());
+        let start = page.find(r#"<pre class="copy" id="curl" tabindex="0"><code>"#).expect("a request to copy");
+        let curl = unescape(&page[start..start + page[start..].find("</code>").unwrap()]);
+        assert!(curl.contains("<code>curl -i "), "{}", e.resource.url);
+        for pay_to in e.resource.accepts.iter().filter_map(|a| a.pay_to.as_deref()).filter(|p| !p.is_empty()) {
+            assert!(page.contains(pay_to), "{}: payTo {pay_to}", e.resource.url);
+        }
+        if let Some(m) = &method {
+            stated += 1;
+            assert!(page.contains(&format!("HTTP method: <code>{m}</code>")), "{}", e.resource.url);
+            if m != "GET" {
+                assert!(curl.contains(&format!("curl -i -X {m} ")), "{}", e.resource.url);
+            }
+        }
+        let body = input.and_then(|i| i.get("bodyFields").or(i.get("body_fields"))).and_then(Value::as_object);
+        if let Some(first) = body.and_then(|b| b.keys().find(|k| !k.trim().is_empty() && k.len() <= 64)) {
+            with_body += 1;
+            let json = serde_json::to_string(first).unwrap();
+            assert!(curl.contains("--data '{") && curl.contains(&json), "{}: {first}", e.resource.url);
+            assert!(curl.contains(&format!("curl -i -X {} ", method.as_deref().unwrap_or("GET"))), "{curl}");
+        }
+    }
+    // The catalogue README: a method for 1,360 of the 1,400 December listings.
+    assert!(stated >= 1300, "{stated} pages state a method");
+    assert!(with_body >= 600, "{with_body} pages send body fields");
+}
+
+/// The text of HTML that askama escaped (the five characters it escapes).
+fn unescape(html: &str) -> String {
+    html.replace("&#34;", "\"").replace("&#39;", "'").replace("&#60;", "<").replace("&#62;", ">").replace("&#38;", "&")
+}

@@ -5,6 +5,7 @@
 //! Templates escape every value; the only unescaped HTML is what pulldown-cmark makes
 //! of the project's own Markdown (content/method.md, content/corrections.md).
 
+pub mod call;
 pub mod evaluation;
 pub mod explore;
 pub mod home;

@@ -3,7 +3,8 @@
 
 use askama::Template;
 
-use super::{count, usd, Chrome};
+use super::call::{call_view, CallView};
+use super::{count, Chrome};
 use crate::catalogue::model::Drop;
 use crate::method::index::{Entry, Index};
 use crate::method::names;
@@ -15,20 +16,13 @@ use crate::site::history::{history_view, HistoryView};
 use crate::site::paths::link_target;
 
 pub struct FigureRow {
+    /// What people call it; the field name (`name`) stays beside its definition.
+    pub label: &'static str,
     pub name: &'static str,
     pub value: String,
     pub inputs: String,
     pub definition: &'static str,
     pub not_shown: &'static str,
-}
-
-pub struct PriceRow {
-    pub network: String,
-    pub testnet: bool,
-    pub scheme: String,
-    pub asset: String,
-    pub amount: String,
-    pub usd: String,
 }
 
 pub struct WithheldView {
@@ -45,7 +39,6 @@ pub struct ResourceView {
     pub description: Option<String>,
     pub withheld: Option<WithheldView>,
     pub figures: Vec<FigureRow>,
-    pub prices: Vec<PriceRow>,
     pub segments: Vec<Facet>,
     pub segment_version: String,
     pub operator_listing: bool,
@@ -60,6 +53,8 @@ pub struct ResourceView {
 pub struct ResourcePage<'a> {
     pub c: &'a Chrome,
     pub r: ResourceView,
+    /// How to call it, from the listing alone: at the top of the page.
+    pub call: CallView,
     /// Payers and calls in this and earlier snapshots; `None` with a single snapshot.
     pub history: Option<HistoryView>,
 }
@@ -70,6 +65,7 @@ pub fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourcePage<'a>
     ResourcePage {
         c: &cx.chrome,
         r: resource_view(id, e, cx.index, cx.method),
+        call: call_view(e, cx.method),
         history: history_view(cx.timeline, cx.index, e),
     }
 }
@@ -86,7 +82,6 @@ pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> Re
             version: w.pattern_list_version.clone(),
         }),
         figures: figure_rows(e, index),
-        prices: price_rows(e, method),
         segments: segment_links(e, index, method),
         segment_version: method.segments.version.clone(),
         operator_listing: e.operator_listing,
@@ -103,6 +98,7 @@ fn figure_rows(e: &Entry, index: &Index) -> Vec<FigureRow> {
     let f = &e.figures;
     vec![
         FigureRow {
+            label: "Distinct paying addresses, 30 days",
             name: "unique_payers_30d",
             value: count(f.unique_payers_30d),
             inputs: "the catalogue's l30DaysUniquePayers, unmodified".into(),
@@ -110,6 +106,7 @@ fn figure_rows(e: &Entry, index: &Index) -> Vec<FigureRow> {
             not_shown: "Payments through other facilitators or direct agreements; who the payers are.",
         },
         FigureRow {
+            label: "Paid calls, 30 days",
             name: "calls_30d",
             value: count(f.calls_30d),
             inputs: "the catalogue's l30DaysTotalCalls, unmodified".into(),
@@ -117,6 +114,7 @@ fn figure_rows(e: &Entry, index: &Index) -> Vec<FigureRow> {
             not_shown: "Unpaid or off-catalogue use; whether the calls succeeded.",
         },
         FigureRow {
+            label: "Calls per paying address",
             name: "calls_per_payer",
             value: f.calls_per_payer.map_or_else(|| "—".to_owned(), |r| r.fixed()),
             inputs: format!("{} calls / {} payers", count(f.calls_30d), count(f.unique_payers_30d)),
@@ -124,6 +122,7 @@ fn figure_rows(e: &Entry, index: &Index) -> Vec<FigureRow> {
             not_shown: "Why: near 1 can be a campaign, a tool people try once, an onboarding step, or callers who each need one answer; the data cannot tell them apart.",
         },
         FigureRow {
+            label: "Days since the last paid call",
             name: "days_since_last_call",
             value: count(f.days_since_last_call),
             inputs: format!(
@@ -135,6 +134,7 @@ fn figure_rows(e: &Entry, index: &Index) -> Vec<FigureRow> {
             not_shown: "Whether the service is up now, or used outside this catalogue.",
         },
         FigureRow {
+            label: "Words matched in the description",
             name: "match_score",
             value: "per query".into(),
             inputs: "the query's tokens and this description".into(),
@@ -142,25 +142,6 @@ fn figure_rows(e: &Entry, index: &Index) -> Vec<FigureRow> {
             not_shown: "Relevance or quality: it is only a count of words.",
         },
     ]
-}
-
-/// A row per payment option, as listed.
-fn price_rows(e: &Entry, method: &Method) -> Vec<PriceRow> {
-    e.prices(method)
-        .iter()
-        .map(|p| PriceRow {
-            network: if p.network == p.network_id {
-                p.network.clone()
-            } else {
-                format!("{} ({})", p.network, p.network_id)
-            },
-            testnet: p.testnet,
-            scheme: p.scheme.clone().unwrap_or_default(),
-            asset: p.asset_symbol.clone().or_else(|| p.asset.clone()).unwrap_or_default(),
-            amount: p.amount_atomic.clone(),
-            usd: usd(p.usd),
-        })
-        .collect()
 }
 
 /// The resource's segments, each a link to its facet's listing.
