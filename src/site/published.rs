@@ -50,8 +50,9 @@ pub type Sums = BTreeMap<String, String>;
 pub struct Digests(std::sync::Mutex<Sums>);
 
 impl Digests {
+    /// Records `path` when it is one of the API's JSON files (its HTML index is a page).
     pub fn add(&self, path: &str, bytes: &[u8]) {
-        if path.starts_with(names::API_DIR) {
+        if path.starts_with(names::API_DIR) && path.ends_with(".json") {
             let digest = Sha256::digest(bytes);
             let hex = digest.iter().take(16).fold(String::with_capacity(32), |mut s, b| {
                 let _ = write!(s, "{b:02x}");
@@ -370,6 +371,7 @@ mod tests {
         d.add("api/manifest.json", b"{}");
         d.add("index.html", b"<p>");
         d.add("static/composer.js", b"x");
+        d.add("api/index.html", b"<p>");
         let s = d.into_sums();
         assert_eq!(s.keys().collect::<Vec<_>>(), ["api/manifest.json"]);
         // SHA-256 of "{}", first 128 bits.

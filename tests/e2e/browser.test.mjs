@@ -247,3 +247,19 @@ test("on a 390 px phone, a resource page shows its price and method on the first
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("folders reached by trimming a URL have index pages, and a missing page is the styled 404 with ways in", async () => {
+  for (const [path, heading] of [[`/${DATE}/network/`, "Resources by network"], [`/${DATE}/r/`, "Resource pages"], ["/method/", "The directory method"]]) {
+    const { page, problems } = await open(path);
+    assert.equal(await page.textContent("h1"), heading, path);
+    assert.deepEqual(problems, [], path);
+    await page.close();
+  }
+  const page = await browser.newPage();
+  const reply = await page.goto(`${server.origin}/${DATE}/no-such-page/`);
+  assert.equal(reply.status(), 404);
+  assert.equal(await page.textContent("h1"), "No page here");
+  await page.click(`a[href="/${DATE}/search/"]`);
+  assert.match(page.url(), new RegExp(`/${DATE}/search/$`));
+  await page.close();
+});

@@ -60,7 +60,10 @@ export async function startServer(root, { csp, gzip = true } = {}) {
       if ((await stat(target)).isDirectory()) target = join(target, "index.html");
       send(200, await readFile(target), TYPES[extname(target)] ?? "application/octet-stream");
     } catch {
-      send(404, Buffer.from("not found"), "text/plain");
+      // As Netlify does: the site's own 404.html, when it has one.
+      const page = await readFile(join(root, "404.html")).catch(() => null);
+      if (page) send(404, page, "text/html; charset=utf-8");
+      else send(404, Buffer.from("not found"), "text/plain");
     }
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -84,8 +84,10 @@ fn mini_site_has_the_expected_tree() {
     }
     // Three records fit one block (ids 0 to 15).
     assert!(!files.contains_key(&format!("{d}/api/records/1.json")));
-    let pages: Vec<&String> = files.keys().filter(|k| k.starts_with(&format!("{d}/r/"))).collect();
+    let pages: Vec<&String> =
+        files.keys().filter(|k| k.starts_with(&format!("{d}/r/")) && *k != &format!("{d}/r/index.html")).collect();
     assert_eq!(pages.len(), 3);
+    assert!(files.contains_key(&format!("{d}/r/index.html")), "the folder of resource pages has an index");
     assert_eq!(
         String::from_utf8(files["_redirects"].clone()).unwrap(),
         format!("/latest /{d}/ 302\n/latest/* /{d}/:splat 200\n")
@@ -674,4 +676,56 @@ fn resource_pages_open_with_the_price_the_method_the_pay_to_and_a_request_to_cop
 /// The text of HTML that askama escaped (the five characters it escapes).
 fn unescape(html: &str) -> String {
     html.replace("&#34;", "\"").replace("&#39;", "'").replace("&#60;", "<").replace("&#62;", ">").replace("&#38;", "&")
+}
+
+/// Issue 17, part 7: no hole in the site. Every folder a visitor reaches by trimming a
+/// URL has an index page (the API's inner folders are files for programs, and are left
+/// out), the root has a 404 page that offers the default snapshot's search and every
+/// snapshot, and a facet value no resource has is not a link to an empty table.
+#[test]
+fn every_folder_has_an_index_page_and_the_404_page_offers_ways_in() {
+    let out = build_real("folders");
+    let mut folders = 0;
+    let mut dirs = vec![out.clone()];
+    let mut all = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap().map(Result::unwrap).filter(|e| e.file_type().unwrap().is_dir()) {
+            dirs.push(entry.path());
+        }
+        all.push(dir);
+    }
+    for dir in all.iter().filter(|d| **d != out) {
+        let rel = dir.strip_prefix(&out).unwrap().to_string_lossy().into_owned();
+        let in_api = rel.split('/').nth(1) == Some("api") && rel.split('/').count() > 2;
+        if in_api {
+            continue;
+        }
+        folders += 1;
+        assert!(dir.join("index.html").is_file(), "no index page in /{rel}/");
+    }
+    assert!(folders > 1500, "{folders}");
+    for (dir, says) in [
+        ("2025-12-31/network", "Resources by network"),
+        ("2025-12-31/price", "Resources by lowest USD price per call"),
+        ("2025-12-31/segment", "Resources by segment"),
+        ("2025-12-31/browse/page", "Page 2"),
+        ("2025-12-31/r", "Browse all"),
+        ("2025-12-31/api", "manifest.json"),
+        ("method", &format!("Version {DISCOVERY_METHOD_VERSION} (current)")),
+        ("schema", "answer.schema.json"),
+    ] {
+        let page = fs::read_to_string(out.join(dir).join("index.html")).unwrap();
+        assert!(page.contains(says), "/{dir}/ does not say {says:?}");
+    }
+    let missing = fs::read_to_string(out.join("404.html")).unwrap();
+    assert!(missing.contains(r#"<a href="/2025-12-31/search/">Search the snapshot of 2025-12-31</a>"#), "{missing}");
+    for d in REAL_DATES {
+        assert!(missing.contains(&format!(r#"<a href="/{d}/">Snapshot of {d}</a>"#)), "{d}");
+    }
+    // 2026-08-20's twenty listings leave price bands empty: shown with 0, not linked.
+    let home = fs::read_to_string(out.join("2026-08-20/index.html")).unwrap();
+    assert!(home.contains(r#"<li>Over $1 <span class="num">0</span>"#), "an empty band is listed as text");
+    assert!(!home.contains(r#"price/over-1/">"#), "an empty band is not a link");
+    let prices = fs::read_to_string(out.join("2026-08-20/price/index.html")).unwrap();
+    assert!(prices.contains(r#"<li>Over $1 <span class="num">0</span>"#) && !prices.contains(r#"price/over-1/">"#));
 }

@@ -68,8 +68,50 @@ fn last_heading_text(html: &str) -> Option<String> {
     Some(text.replace('"', "&quot;"))
 }
 
+/// The method's page: its text, with, under its title, the date this version was
+/// published and a table of contents of its sections (a phone scrolls 22,000 px).
 pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
-    MarkdownPage { c, heading: format!("Method {DISCOVERY_METHOD_VERSION}"), html: markdown(METHOD_MD) }
+    let html = markdown(METHOD_MD);
+    let published = published_date(METHOD_MD, DISCOVERY_METHOD_VERSION)
+        .map(|d| format!("Version {DISCOVERY_METHOD_VERSION}, published {d}. "))
+        .unwrap_or_default();
+    let contents: String =
+        sections(&html).iter().map(|(id, text)| format!("<li><a href=\"#{id}\">{text}</a></li>")).collect();
+    let head = format!(
+        "<p class=\"published\">{published}<a href=\"#versions\">Every version and what it changed</a>.</p>\n\
+         <nav class=\"toc\" aria-label=\"Contents\"><h2 id=\"contents\">Contents</h2><ol>{contents}</ol></nav>\n"
+    );
+    let html = match html.find("</h1>") {
+        Some(at) => format!("{}{head}{}", &html[..at + 5], &html[at + 5..]),
+        None => format!("{head}{html}"),
+    };
+    MarkdownPage { c, heading: format!("Method {DISCOVERY_METHOD_VERSION}"), html }
+}
+
+/// The date of `version`'s row in the version history table of content/method.md
+/// (`| 1.2.0 | 2026-12-01 | … |`).
+pub fn published_date<'a>(md: &'a str, version: &str) -> Option<&'a str> {
+    md.lines().find_map(|line| {
+        let mut cells = line.strip_prefix('|')?.split('|').map(str::trim);
+        (cells.next()? == version).then_some(())?;
+        cells.next().filter(|d| crate::catalogue::snapshot::parse_date(d).is_ok())
+    })
+}
+
+/// The page's sections: each `<h2>` with an id, as (id, its text as rendered).
+fn sections(html: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("<h2 id=\"") {
+        rest = &rest[at + 8..];
+        let Some(id_end) = rest.find('"') else { break };
+        let id = rest[..id_end].to_owned();
+        let Some(open_end) = rest.find('>') else { break };
+        let Some(close) = rest.find("</h2>") else { break };
+        out.push((id, rest[open_end + 1..close].to_owned()));
+        rest = &rest[close..];
+    }
+    out
 }
 
 #[derive(Template)]
@@ -106,6 +148,30 @@ pub fn explore_method_page(c: &Chrome) -> ExploreMethodPage<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_current_method_version_has_a_dated_line_in_the_history() {
+        // A version bump without its line in content/method.md#versions fails here.
+        assert!(
+            published_date(METHOD_MD, DISCOVERY_METHOD_VERSION).is_some(),
+            "no line for {DISCOVERY_METHOD_VERSION}"
+        );
+        assert_eq!(published_date("| 1.0.0 | 2026-12-01 | first |", "1.0.0"), Some("2026-12-01"));
+        assert_eq!(published_date("| 1.0.0 | soon | first |", "1.0.0"), None);
+    }
+
+    #[test]
+    fn the_method_page_opens_with_its_date_and_contents() {
+        let c = Chrome::outside("2025-12-31");
+        let page = method_page(&c);
+        let h1 = page.html.find("</h1>").unwrap();
+        let toc = page.html.find(r#"<nav class="toc""#).unwrap();
+        assert!(h1 < toc && toc < page.html.find("<h2 id=\"versions\"").unwrap());
+        for id in ["versions", "limits", "ranking", "published", "corrections"] {
+            assert!(page.html.contains(&format!(r##"<li><a href="#{id}">"##)), "{id}");
+        }
+        assert!(page.html.contains(&format!("Version {DISCOVERY_METHOD_VERSION}, published 2026-12-01.")));
+    }
 
     #[test]
     fn markdown_tables_scroll_in_regions_named_by_their_heading() {

@@ -8,6 +8,7 @@
 pub mod call;
 pub mod evaluation;
 pub mod explore;
+pub mod folder;
 pub mod home;
 pub mod list;
 pub mod markdown;
@@ -130,7 +131,13 @@ pub enum Page<'a> {
     Method,
     Corrections,
     Report,
-    List { listing: &'a BrowseList, page: usize },
+    List {
+        listing: &'a BrowseList,
+        page: usize,
+    },
+    /// A listing's `page/` folder, when it takes more than one page.
+    ListPages(&'a BrowseList),
+    Folder(folder::Folder),
     Resource(usize),
     Evaluation(&'a Measured),
 }
@@ -146,6 +153,8 @@ impl Page<'_> {
             Page::Corrections => names::CORRECTIONS_DIR.into(),
             Page::Report => names::REPORT_DIR.into(),
             Page::List { listing, page } => names::listing_page_dir(&listing.dir, *page),
+            Page::ListPages(listing) => format!("{}page/", listing.dir),
+            Page::Folder(f) => f.dir().to_owned(),
             Page::Resource(id) => names::resource_dir(&cx.index.entries[*id].slug()),
             Page::Evaluation(_) => names::EVALUATION_DIR.into(),
         }
@@ -166,6 +175,8 @@ impl Page<'_> {
             Page::Corrections => html(&markdown::corrections_page(c, cx.method)),
             Page::Report => html(&report::report_page(c, cx.index)),
             Page::List { listing, page } => html(&list::list_page(cx, listing, *page)),
+            Page::ListPages(listing) => html(&folder::pages_page(cx, listing)),
+            Page::Folder(f) => html(&folder::folder_page(cx, *f)),
             Page::Resource(id) => html(&resource::resource_page(cx, *id)),
             Page::Evaluation(measured) => html(&evaluation::evaluation_page(c, measured)),
         }
@@ -178,7 +189,11 @@ pub fn snapshot_pages<'a>(cx: &'a SnapshotContext, measured: Option<&'a Measured
     let mut pages = vec![Page::Home, Page::Search, Page::Explore, Page::Method, Page::Corrections, Page::Report];
     for listing in &cx.listings {
         pages.extend((1..=list::page_count(listing)).map(|page| Page::List { listing, page }));
+        if list::page_count(listing) > 1 {
+            pages.push(Page::ListPages(listing));
+        }
     }
+    pages.extend(folder::Folder::ALL.map(Page::Folder));
     pages.extend((0..cx.index.entries.len()).map(Page::Resource));
     pages.extend(measured.map(Page::Evaluation));
     pages

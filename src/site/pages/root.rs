@@ -6,13 +6,14 @@ use std::fs;
 
 use askama::Template;
 
+use super::folder::{FolderItem, FolderPage};
 use super::{html, markdown, Chrome};
 use crate::catalogue::snapshot::parse_date;
 use crate::error::Error;
 use crate::explore::eval::{self, GoldenSet};
 use crate::explore::EXPLORE_VERSION;
 use crate::method::names;
-use crate::method::Method;
+use crate::method::{Method, DISCOVERY_METHOD_VERSION};
 use crate::site::agents;
 use crate::site::output::Output;
 
@@ -64,6 +65,7 @@ pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
     for (name, text) in SCHEMAS {
         output.write(&format!("schema/{name}"), text.as_bytes())?;
     }
+    write_folder_pages(output, &chrome, &dates, &default)?;
     let latest_home = names::in_snapshot(&default, names::HOME_DIR);
     output.write("_redirects", format!("/latest {latest_home} 302\n/latest/* {latest_home}:splat 200\n").as_bytes())?;
     write_agent_files(output, &method.site.base_url, &dates, &default)
@@ -126,6 +128,73 @@ fn write_date_list(output: &Output, chrome: &Chrome, dates: &[DateLink], default
         explore_version: EXPLORE_VERSION,
     };
     output.write("index.html", &html(&page)?)
+}
+
+/// Index pages for the root's folders (`method/`, `explore/`, its golden set's folder,
+/// `schema/`) and the site's 404 page, which Netlify and `x402dir serve` send for any
+/// missing path: it offers the default snapshot's search and every snapshot.
+fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], default: &str) -> Result<(), Error> {
+    let item = |label: &str, href: String, note: Option<String>| FolderItem {
+        label: label.to_owned(),
+        href: Some(href),
+        note,
+    };
+    let method_page = names::method_page();
+    let explore_page = names::explore_method_page(EXPLORE_VERSION);
+    let folders = [
+        (
+            "method/".to_owned(),
+            "The directory method".to_owned(),
+            "The one rule every answer follows, published under each version.".to_owned(),
+            vec![item(&format!("Version {DISCOVERY_METHOD_VERSION} (current)"), method_page.clone(), None)],
+        ),
+        (
+            "explore/".to_owned(),
+            "Explore".to_owned(),
+            "A separately versioned ranking for needs put in other words; never the directory's answer.".to_owned(),
+            vec![item(&format!("Version {EXPLORE_VERSION} (current)"), explore_page.clone(), None)],
+        ),
+        (
+            format!("{}golden/", names::root_dir(&explore_page)),
+            "Explore's golden set".to_owned(),
+            "The hand-labelled queries explore is measured on, and how they were labelled.".to_owned(),
+            vec![
+                item("Labelling rules (RULES.md)", format!("{explore_page}{}", names::GOLDEN_RULES_FILE), None),
+                item("Queries and labels (golden.json)", format!("{explore_page}{}", names::GOLDEN_SET_FILE), None),
+            ],
+        ),
+        (
+            "schema/".to_owned(),
+            "JSON Schemas".to_owned(),
+            "The schemas of the answer envelope, the manifest and the records.".to_owned(),
+            SCHEMAS.iter().map(|(name, _)| item(name, format!("/schema/{name}"), None)).collect(),
+        ),
+    ];
+    for (dir, heading, intro, items) in folders {
+        let page = FolderPage { c: chrome, heading, intro, items };
+        output.write(&names::page_file(names::root_dir(&dir)), &page.render_bytes()?)?;
+    }
+    let mut items = vec![item(
+        &format!("Search the snapshot of {default}"),
+        names::in_snapshot(default, names::SEARCH_DIR),
+        Some("the newest complete one".into()),
+    )];
+    items.extend(dates.iter().map(|d| {
+        item(
+            &format!("Snapshot of {}", d.date),
+            names::in_snapshot(&d.date, names::HOME_DIR),
+            Some(d.notices.join("; ")).filter(|n| !n.is_empty()),
+        )
+    }));
+    items.push(item(&format!("The directory method {DISCOVERY_METHOD_VERSION}"), method_page, None));
+    let page = FolderPage {
+        c: chrome,
+        heading: "No page here".to_owned(),
+        intro: "Nothing is published at this address. Dated folders never move, so a link that worked once still                 works with its date; these are the ways in."
+            .to_owned(),
+        items,
+    };
+    output.write("404.html", &page.render_bytes()?)
 }
 
 /// The method's page and explore's, each under its version, with the golden set
