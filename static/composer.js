@@ -735,28 +735,40 @@ function resultsTable(doc, answer) {
   );
 }
 
-/** Tokens, rule, counts, snapshot and limits: what every answer states, empty or not. */
+/**
+ * What every answer states, empty or not, split in two: what to read before the rows
+ * (the snapshot's notices and the counts) and what explains them, shown after the rows
+ * so that on a phone the results come first (tokens, rule, snapshot, limits).
+ */
 function answerSummary(doc, meta) {
+  const all = answerParts(doc, meta);
+  return [...all.before, ...all.after];
+}
+
+function answerParts(doc, meta) {
   const { query: q, snapshot } = meta;
   const p = (cls, ...children) => el(doc, "p", { class: cls }, ...children);
   const tokens = q.token_list_empty
     ? "none usable, so every resource is listed"
     : q.tokens.map((t) => `"${t}"`).join(", ");
   const methodLink = el(doc, "a", { href: pathOf(meta.method.url) }, meta.method.version);
-  return [
+  const before = [
     // Partial, no usage counters: said before the order is read (content/method.md#limits).
     ...snapshot.notices.map((n) => el(doc, "p", { class: "notice" }, el(doc, "strong", {}, n))),
+    el(doc, "p", { class: "counts", "data-total": meta.total_matched, "data-returned": meta.returned },
+      `${meta.total_matched} matched, showing ${meta.returned}`),
+  ];
+  const after = [
     p("tokens", `Tokens: ${tokens}.`),
     q.dropped_short.length ? p("dropped", `Too short to use: ${q.dropped_short.join(", ")}.`) : null,
     q.dropped_over_limit.length
       ? p("dropped", `Ignored after the first ${MAX_TOKENS}: ${q.dropped_over_limit.join(", ")}.`)
       : null,
     p("rule", `Rule applied: ${q.rule}.`),
-    el(doc, "p", { class: "counts", "data-total": meta.total_matched, "data-returned": meta.returned },
-      `${meta.total_matched} matched, showing ${meta.returned}`),
     p("snapshot", `Snapshot of ${snapshot.date}. Method `, methodLink, "."),
     el(doc, "ul", { class: "limits" }, ...meta.limits.map((limit) => el(doc, "li", {}, limit))),
   ].filter(Boolean);
+  return { before, after };
 }
 
 export function errorView(doc, { code, message, fix }) {
@@ -779,7 +791,8 @@ function view(doc, answerOrError) {
     const notice = el(doc, "p", { class: "empty" }, "No resource matches this query.");
     return ["empty", [notice, ...answerSummary(doc, meta)]];
   }
-  return ["results", [...answerSummary(doc, meta), resultsTable(doc, answerOrError)]];
+  const { before, after } = answerParts(doc, meta);
+  return ["results", [...before, resultsTable(doc, answerOrError), ...after]];
 }
 
 /**

@@ -55,28 +55,74 @@ async function run(values) {
   render(results, outcome, document);
 }
 
+// Typing waits this long for a pause before searching.
+const DEBOUNCE_MS = 300;
+// Searches typed within this long of the last history entry replace it, so Back steps
+// over a word's letters but not over the searches before it.
+const SAME_ENTRY_MS = 1500;
+let typingTimer = 0;
+// When the current history entry was made by typing, and when.
+let typedEntryAt = null;
+
+/** Records a search in the history: a new entry, unless it continues one being typed. */
+function remember(values, { typed }) {
+  const url = shareableUrl(values);
+  if (url === `${location.pathname}${location.search}${location.hash}`) return;
+  const now = Date.now();
+  if (typed && typedEntryAt !== null && now - typedEntryAt < SAME_ENTRY_MS) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  typedEntryAt = typed ? now : null;
+}
+
+/** On a phone the results begin below the form: bring the first row into view. */
+function showResults() {
+  const first = results.querySelector("table") ?? results;
+  const top = first.getBoundingClientRect().top;
+  if (top > innerHeight * 0.4 || top < 0) scrollBy({ top: top - 8 });
+}
+
 function onSubmit(event) {
   event.preventDefault();
+  clearTimeout(typingTimer);
   const values = readForm();
-  history.replaceState(null, "", shareableUrl(values));
-  run(values).then(() => {
-    // On a phone the results begin below the form, out of sight: bring their first
-    // line into view, so that pressing Search visibly does something.
-    if (results.getBoundingClientRect().top > innerHeight * 0.6) results.scrollIntoView({ block: "start" });
-  });
+  remember(values, { typed: false });
+  run(values).then(showResults);
+}
+
+/** Search as the visitor types, once they pause. */
+function onInput() {
+  clearTimeout(typingTimer);
+  typingTimer = setTimeout(() => {
+    const values = readForm();
+    if (values.q.trim() === "" && FILTERS.every((name) => values[name] === null || name === "limit")) return;
+    remember(values, { typed: true });
+    run(values);
+  }, DEBOUNCE_MS);
 }
 
 /** A search arriving in the URL (a shared link, or the form sent before this script ran). */
 function runFromUrl() {
   const params = new URLSearchParams(location.search);
-  if (!FIELDS.some((name) => params.has(name))) return;
+  if (!FIELDS.some((name) => params.has(name))) {
+    form.elements.q.value = "";
+    results.replaceChildren();
+    results.removeAttribute("data-state");
+    return;
+  }
   for (const name of FIELDS) {
-    if (params.has(name)) form.elements[name].value = params.get(name);
+    form.elements[name].value = params.get(name) ?? (name === "limit" ? "10" : "");
   }
   run(readForm());
 }
 
 if (form && results) {
   form.addEventListener("submit", onSubmit);
+  form.addEventListener("input", onInput);
+  // Back and Forward step through the searches made here.
+  addEventListener("popstate", () => {
+    clearTimeout(typingTimer);
+    typedEntryAt = null;
+    runFromUrl();
+  });
   runFromUrl();
 }

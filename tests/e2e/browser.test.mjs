@@ -263,3 +263,44 @@ test("folders reached by trimming a URL have index pages, and a missing page is 
   assert.match(page.url(), new RegExp(`/${DATE}/search/$`));
   await page.close();
 });
+
+test("on a 390 px phone a search shows its first result near the top, searches as you type, and Back returns to the previous query", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(`${server.origin}/${DATE}/`);
+  const settled = () => page.waitForSelector("#results[data-state]:not([aria-busy])");
+  const counts = () => page.textContent("#results .counts");
+  // Submitted: the first row within 300 px of the top of the screen.
+  await page.fill("#q", "ai agent");
+  await page.press("#q", "Enter");
+  await settled();
+  const top = await page.$eval("#results table.resources tbody tr", (tr) => tr.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top <= 300, `the first result starts ${top} px from the top of the screen`);
+  const first = await counts();
+  // Typed, with no Search pressed: the answer follows once typing pauses.
+  await page.fill("#q", "");
+  await page.type("#q", "weather", { delay: 40 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "weather");
+  await settled();
+  await page.waitForFunction(() => /weather/.test(document.querySelector("#results .rule")?.textContent ?? ""));
+  const weather = await counts();
+  assert.notEqual(weather, first);
+  // Back: the previous query and its answer; Forward: this one again.
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector("#q").value === "ai agent");
+  await settled();
+  assert.equal(await counts(), first);
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector("#q").value === "weather");
+  await settled();
+  assert.equal(await counts(), weather);
+  // Back past the first search stays on the site, on the page before any search.
+  await page.goBack();
+  await page.goBack();
+  assert.equal(new URL(page.url()).pathname, `/${DATE}/`);
+  assert.equal(await page.inputValue("#q"), "");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
