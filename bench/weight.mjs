@@ -40,7 +40,7 @@ const publicDir = option("--public") ?? buildSite("weight");
 const dates = readdirSync(publicDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
 if (!dates.length) throw new Error(`no dated snapshot folder in ${publicDir}`);
 const newest = dates.at(-1);
-const slugs = (date) => readdirSync(join(publicDir, date, "r")).sort();
+const slugs = (date) => readdirSync(join(publicDir, date, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 SEARCH.date = dates.reduce((a, b) => (slugs(b).length > slugs(a).length ? b : a));
 const htmlSize = (date, slug) => statSync(join(publicDir, date, "r", slug, "index.html")).size;
 

@@ -36,15 +36,15 @@ const publicDir = option("--public") ?? buildSite("shots");
 const dates = readdirSync(publicDir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
 const newest = dates.at(-1);
 const html = (date, slug) => readFileSync(join(publicDir, date, "r", slug, "index.html"), "utf8");
-const slugs = readdirSync(join(publicDir, DATE, "r")).sort();
-const earlier = new Set(readdirSync(join(publicDir, EARLIER, "r")));
+const slugs = readdirSync(join(publicDir, DATE, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const earlier = new Set(readdirSync(join(publicDir, EARLIER, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
 // First by slug, so the same pages are shot from run to run.
 const withHistory = slugs.find((s) => earlier.has(s) && html(DATE, s).includes('class="desc"'));
 const withheld = slugs.find((s) => html(DATE, s).includes('class="withheld"'));
 // The charts of "Across snapshots" need counts in two snapshots at least; the embedded
 // snapshots have none such (only the newest carries counts), so the page is shot when a
 // site with one is given (--public).
-const charted = readdirSync(join(publicDir, newest, "r")).sort().find((s) => html(newest, s).includes("<svg"));
+const charted = readdirSync(join(publicDir, newest, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort().find((s) => html(newest, s).includes("<svg"));
 if (!withHistory || !withheld) throw new Error(`no resource page of ${DATE} with history and description, or none withheld`);
 
 async function search(page) {

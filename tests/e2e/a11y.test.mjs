@@ -34,7 +34,7 @@ after(async () => {
 /** A resource page of DATE whose HTML passes `keep`. */
 function resourcePage(keep) {
   const dir = join(publicDir, DATE, "r");
-  const slug = readdirSync(dir).sort().find((s) => keep(readFileSync(join(dir, s, "index.html"), "utf8")));
+  const slug = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort().find((s) => keep(readFileSync(join(dir, s, "index.html"), "utf8")));
   assert.ok(slug, "no resource page of that kind");
   return `/${DATE}/r/${slug}/`;
 }

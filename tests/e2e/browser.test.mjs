@@ -130,7 +130,7 @@ test("hostile catalogue text never runs as script in the browser", async () => {
   page.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
   try {
     const date = "2026-02-01";
-    const resourcePages = readdirSync(join(root, "public", date, "r")).map((slug) => `/${date}/r/${slug}/`);
+    const resourcePages = readdirSync(join(root, "public", date, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).map((slug) => `/${date}/r/${slug}/`);
     const visited = [`/${date}/`, `/${date}/browse/`, `/${date}/report/`, ...resourcePages];
     for (const path of visited) {
       await page.goto(hostile.origin + path);
@@ -231,7 +231,7 @@ test("on a 390 px phone, a resource page shows its price and method on the first
   const problems = [];
   page.on("pageerror", (e) => problems.push(String(e)));
   // The issue's case: a POST listing with body fields and a price.
-  const slug = readdirSync(join(publicDir, DATE, "r")).find((s) => s.startsWith("api.heurist.xyz") || s.startsWith("mesh.heurist.xyz"));
+  const slug = readdirSync(join(publicDir, DATE, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).find((s) => s.startsWith("api.heurist.xyz") || s.startsWith("mesh.heurist.xyz"));
   await page.goto(`${server.origin}/${DATE}/r/${slug}/`);
   const box = async (sel) => (await page.locator(sel).first().boundingBox());
   const price = await box(".call .price");
@@ -302,5 +302,21 @@ test("on a 390 px phone a search shows its first result near the top, searches a
   assert.equal(new URL(page.url()).pathname, `/${DATE}/`);
   assert.equal(await page.inputValue("#q"), "");
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("with JavaScript off, a search says it needs JavaScript and offers browse, the facets and the JSON answers", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/${DATE}/search/?q=weather`);
+  const said = await page.textContent("noscript");
+  assert.match(said, /needs JavaScript/);
+  const links = await page.$$eval("p.notice a", (as) => as.map((a) => a.getAttribute("href")));
+  assert.deepEqual(links, ["../browse/", "../network/", "../price/", "../segment/", "../api/"]);
+  for (const href of links) {
+    const reply = await page.goto(new URL(href, `${server.origin}/${DATE}/search/`).href);
+    assert.equal(reply.status(), 200, href);
+    await page.goBack();
+  }
   await context.close();
 });
