@@ -215,7 +215,8 @@ pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Resul
     let scanned = std::thread::scope(|scope| {
         let scanner = scope.spawn(move || {
             let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
-            let read = serde::de::DeserializeSeed::deserialize(stream::FileSeed { send }, &mut de)?;
+            let read =
+                serde::de::DeserializeSeed::deserialize(stream::FileSeed { items: stream::Batches { send } }, &mut de)?;
             de.end().map(|()| read)
         });
         for batch in batches {
@@ -233,10 +234,10 @@ pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Resul
 pub fn read_header(path: &Path) -> Result<Header, Error> {
     let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
-    let (header, items) = serde::de::DeserializeSeed::deserialize(stream::HeaderOnly, &mut de)
+    let (header, items) = serde::de::DeserializeSeed::deserialize(stream::FileSeed { items: stream::Count }, &mut de)
         .and_then(|read| de.end().map(|()| read))
         .map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
-    check_header(path, &header, items.unwrap_or(header.item_count))?;
+    check_header(path, &header, items)?;
     Ok(header)
 }
 
@@ -250,11 +251,13 @@ mod stream {
 
     use super::{Header, RawItem, ITEMS_PER_BATCH};
 
-    pub struct FileSeed {
-        pub send: SyncSender<Vec<RawItem>>,
+    /// The file object: its header, and its `items` array read by `items`, which says
+    /// how many there were (passed on in batches, or only counted).
+    pub struct FileSeed<S> {
+        pub items: S,
     }
 
-    impl<'de> DeserializeSeed<'de> for FileSeed {
+    impl<'de, S: DeserializeSeed<'de, Value = usize>> DeserializeSeed<'de> for FileSeed<S> {
         /// The header and how many items the file held.
         type Value = (Header, usize);
         fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
@@ -262,17 +265,20 @@ mod stream {
         }
     }
 
-    impl<'de> Visitor<'de> for FileSeed {
+    impl<'de, S: DeserializeSeed<'de, Value = usize>> Visitor<'de> for FileSeed<S> {
         type Value = (Header, usize);
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("an object with a header and items")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let (mut header, mut items) = (None, None);
+            let (mut header, mut items, mut seed) = (None, None, Some(self.items));
             while let Some(key) = map.next_key::<String>()? {
                 match key.as_str() {
                     "header" => header = Some(map.next_value::<Header>()?),
-                    "items" => items = Some(map.next_value_seed(Items { send: &self.send })?),
+                    "items" => {
+                        let seed = seed.take().ok_or_else(|| de::Error::duplicate_field("items"))?;
+                        items = Some(map.next_value_seed(seed)?);
+                    }
                     _ => {
                         map.next_value::<IgnoredAny>()?;
                     }
@@ -283,48 +289,29 @@ mod stream {
         }
     }
 
-    /// The header alone; the items are skipped (and counted when they are an array).
-    pub struct HeaderOnly;
+    /// Counts the items, skipping each unread (checked only as JSON).
+    pub struct Count;
 
-    impl<'de> DeserializeSeed<'de> for HeaderOnly {
-        type Value = (Header, Option<usize>);
-        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_map(self)
+    impl<'de> DeserializeSeed<'de> for Count {
+        type Value = usize;
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+            Ok(<Vec<IgnoredAny> as serde::Deserialize>::deserialize(d)?.len())
         }
     }
 
-    impl<'de> Visitor<'de> for HeaderOnly {
-        type Value = (Header, Option<usize>);
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an object with a header and items")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let (mut header, mut items) = (None, None);
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
-                    "header" => header = Some(map.next_value::<Header>()?),
-                    "items" => items = Some(map.next_value::<Vec<IgnoredAny>>()?.len()),
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-            }
-            Ok((header.ok_or_else(|| de::Error::missing_field("header"))?, items))
-        }
+    /// Passes the items on in batches of [`ITEMS_PER_BATCH`] as they are scanned.
+    pub struct Batches {
+        pub send: SyncSender<Vec<RawItem>>,
     }
 
-    struct Items<'a> {
-        send: &'a SyncSender<Vec<RawItem>>,
-    }
-
-    impl<'de> DeserializeSeed<'de> for Items<'_> {
+    impl<'de> DeserializeSeed<'de> for Batches {
         type Value = usize;
         fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
             d.deserialize_seq(self)
         }
     }
 
-    impl<'de> Visitor<'de> for Items<'_> {
+    impl<'de> Visitor<'de> for Batches {
         type Value = usize;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("an array of items")
