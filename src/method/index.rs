@@ -16,7 +16,7 @@ use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
 use crate::catalogue::model::Rejection;
-use crate::catalogue::model::Resource;
+use crate::catalogue::model::{Accept, Resource};
 use crate::catalogue::snapshot::{parse_date, read_in_batches, Header, Item, Snapshot};
 use crate::error::Error;
 use crate::timings::phase;
@@ -380,13 +380,18 @@ impl Entry {
 
 /// A price per accept that names a network and an amount, in accept order.
 fn prices(resource: &Resource, method: &Method) -> Vec<Price> {
-    let mut out = Vec::new();
-    for accept in &resource.accepts {
-        let Some(network) = accept.network.as_deref() else { continue };
+    resource.accepts.iter().filter_map(|accept| Price::of(accept, method)).collect()
+}
+
+impl Price {
+    /// The price an accept asks, when it names a network and an amount; in US dollars
+    /// when its asset is a known USD stablecoin on that network (content/method.md#filters).
+    pub fn of(accept: &Accept, method: &Method) -> Option<Price> {
+        let network = accept.network.as_deref()?;
         let network_id = method.assets.canonical_network(network).to_owned();
-        let Some(amount) = accept.amount else { continue };
+        let amount = accept.amount?;
         let coin = accept.asset.as_deref().and_then(|a| method.assets.usd_stablecoin(&network_id, a));
-        out.push(Price {
+        Some(Price {
             network: network.to_owned(),
             testnet: method.assets.is_testnet(&network_id),
             network_id,
@@ -395,7 +400,6 @@ fn prices(resource: &Resource, method: &Method) -> Vec<Price> {
             amount_atomic: amount.to_string(),
             usd: coin.map(|c| Decimal::new(amount, c.decimals)),
             asset_symbol: coin.map(|c| c.symbol.clone()),
-        });
+        })
     }
-    out
 }

@@ -3,9 +3,8 @@
 //! listing alone and shown as the provider's claims, never checked against the service.
 
 use super::usd;
-use crate::catalogue::call::{Place, MAX_PARAMS};
-use crate::method::assets::Decimal;
-use crate::method::index::Entry;
+use crate::catalogue::call::Place;
+use crate::method::index::{Entry, Price};
 use crate::method::Method;
 
 /// One way to pay, as the listing offers it.
@@ -49,17 +48,13 @@ pub fn call_view(e: &Entry, method: &Method) -> CallView {
         .filter(|a| a.network.is_some() || a.amount.is_some() || a.pay_to.is_some())
         .map(|a| {
             let network_id = a.network.as_deref().map(|n| method.assets.canonical_network(n).to_owned());
-            let coin = match (&network_id, a.asset.as_deref()) {
-                (Some(id), Some(asset)) => method.assets.usd_stablecoin(id, asset),
-                _ => None,
-            };
+            // The USD reading is the method's own (what `max_price` compares).
+            let price = Price::of(a, method);
             let asset = a.asset.as_deref().unwrap_or("an unnamed asset");
-            let amount = match a.amount {
-                Some(n) => match coin {
-                    Some(c) => format!("{n} atomic units of {} ({asset})", c.symbol),
-                    None => format!("{n} atomic units of {asset}"),
-                },
-                None => "no readable amount".to_owned(),
+            let amount = match (a.amount, price.as_ref().and_then(|p| p.asset_symbol.as_deref())) {
+                (Some(n), Some(symbol)) => format!("{n} atomic units of {symbol} ({asset})"),
+                (Some(n), None) => format!("{n} atomic units of {asset}"),
+                (None, _) => "no readable amount".to_owned(),
             };
             let network = match (a.network.as_deref(), &network_id) {
                 (Some(n), Some(id)) if n != id => format!("{n} ({id})"),
@@ -67,7 +62,7 @@ pub fn call_view(e: &Entry, method: &Method) -> CallView {
                 (None, _) => "no network named".to_owned(),
             };
             PayOption {
-                usd: a.amount.zip(coin).map(|(n, c)| usd(Some(Decimal::new(n, c.decimals)))),
+                usd: price.and_then(|p| p.usd).map(|d| usd(Some(d))),
                 amount,
                 testnet: network_id.as_deref().is_some_and(|id| method.assets.is_testnet(id)),
                 network,
@@ -146,7 +141,6 @@ fn curl(url: &str, method: Option<&str>, params: &[crate::catalogue::call::Param
     let body: serde_json::Map<String, serde_json::Value> = params
         .iter()
         .filter(|p| p.place == Place::Body)
-        .take(MAX_PARAMS)
         .map(|p| (p.name.clone(), serde_json::Value::String(placeholder(p))))
         .collect();
     if !body.is_empty() {
