@@ -88,7 +88,7 @@ pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, St
     if items.len() > MAX_ITEMS {
         return Err(format!("{} items is more than the {MAX_ITEMS} a dump may have", items.len()));
     }
-    let sha256 = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let sha256 = crate::hash::hex(&Sha256::digest(bytes));
     let recorded_at = now_rfc3339();
     Ok(Snapshot {
         header: Header {

@@ -136,7 +136,7 @@ pub fn resource_slug(url: &str) -> String {
         .take(60)
         .collect();
     let host = host.trim_matches(|c| c == '.' || c == '-');
-    let hash: String = Sha256::digest(url.as_bytes()).iter().take(6).map(|b| format!("{b:02x}")).collect();
+    let hash: String = crate::hash::hex(&Sha256::digest(url.as_bytes())[..6]);
     if host.is_empty() {
         format!("r-{hash}")
     } else {
@@ -158,10 +158,10 @@ pub fn token_file(token: &str) -> String {
     if token.len() <= 64 && token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
         token.to_owned()
     } else if token.len() <= 64 {
-        let hex: String = token.bytes().map(|b| format!("{b:02x}")).collect();
+        let hex: String = crate::hash::hex(token.as_bytes());
         format!("u-{hex}")
     } else {
-        let hash: String = Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        let hash: String = crate::hash::hex(&Sha256::digest(token.as_bytes()));
         format!("h-{hash}")
     }
 }

@@ -28,7 +28,7 @@ pub fn network_slug(id: &str) -> String {
     if clean == id.replace(':', "-") && !clean.is_empty() && !clean.starts_with('-') {
         clean
     } else {
-        let hash: String = Sha256::digest(id.as_bytes()).iter().take(4).map(|b| format!("{b:02x}")).collect();
+        let hash: String = crate::hash::hex(&Sha256::digest(id.as_bytes())[..4]);
         format!("n-{}-{hash}", clean.trim_matches('-'))
     }
 }

@@ -9,7 +9,6 @@
 //! styles and scripts are not locked: they may improve freely.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -17,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 use crate::explore::EXPLORE_VERSION;
+use crate::hash::hex;
 use crate::method::{names, Method, DISCOVERY_METHOD_VERSION};
 use crate::site::api::method::API_VERSION;
 
@@ -53,12 +53,8 @@ impl Digests {
     /// Records `path` when it is one of the API's JSON files (its HTML index is a page).
     pub fn add(&self, path: &str, bytes: &[u8]) {
         if path.starts_with(names::API_DIR) && path.ends_with(".json") {
-            let digest = Sha256::digest(bytes);
-            let hex = digest.iter().take(16).fold(String::with_capacity(32), |mut s, b| {
-                let _ = write!(s, "{b:02x}");
-                s
-            });
-            self.0.lock().expect("not poisoned").insert(path.to_owned(), hex);
+            let sum = hex(&Sha256::digest(bytes)[..16]);
+            self.0.lock().expect("not poisoned").insert(path.to_owned(), sum);
         }
     }
 
@@ -74,8 +70,7 @@ fn digests(sums: &Sums) -> (String, String) {
         let part = if path.starts_with(EXPLORE_PREFIX) { &mut explore } else { &mut method };
         part.update(format!("{sum} {path}\n").as_bytes());
     }
-    let hex = |d: sha2::digest::Output<Sha256>| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
-    (hex(method.finalize()), hex(explore.finalize()))
+    (hex(&method.finalize()), hex(&explore.finalize()))
 }
 
 impl Line {
