@@ -206,11 +206,12 @@ impl RunningLedger {
     pub fn before(&mut self, path: &Path, as_of: &str) -> Result<&Ledger, Error> {
         let history: Vec<PathBuf> = history_for(path)?.into_iter().filter(|p| p.as_path() != path).collect();
         let extends = self.added.iter().all(|p| history.contains(p));
-        let missing: Vec<&PathBuf> = history.iter().filter(|p| !self.added.contains(p)).collect();
+        // The files not seen yet are read only when they can extend what is held.
         let mut read = Vec::new();
-        for other in &missing {
-            let claims = claims_in(other)?;
-            read.push(((*other).clone(), claims));
+        if extends {
+            for other in history.iter().filter(|p| !self.added.contains(p)) {
+                read.push((other.clone(), claims_in(other)?));
+            }
         }
         if !extends || read.iter().any(|(_, c)| c.date.as_str() < self.newest.as_str()) {
             self.ledger = ledger_for(path, as_of, &self.ledger.corrections)?;

@@ -5,8 +5,7 @@
 
 use askama::Template;
 
-use super::{html, list, Chrome};
-use crate::error::Error;
+use super::{list, Chrome};
 use crate::method::names;
 use crate::site::context::SnapshotContext;
 use crate::site::facets::{BrowseList, Facet};
@@ -25,12 +24,6 @@ pub struct FolderPage<'a> {
     pub heading: String,
     pub intro: String,
     pub items: Vec<FolderItem>,
-}
-
-impl FolderPage<'_> {
-    pub fn render_bytes(&self) -> Result<Vec<u8>, Error> {
-        html(self)
-    }
 }
 
 /// Facet values as items; a value with no resource is not a link to an empty table.

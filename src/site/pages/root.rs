@@ -172,7 +172,7 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
     ];
     for (dir, heading, intro, items) in folders {
         let page = FolderPage { c: chrome, heading, intro, items };
-        output.write(&names::page_file(names::root_dir(&dir)), &page.render_bytes()?)?;
+        output.write(&names::page_file(names::root_dir(&dir)), &html(&page)?)?;
     }
     let mut items = vec![item(
         &format!("Search the snapshot of {default}"),
@@ -194,7 +194,7 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
             .to_owned(),
         items,
     };
-    output.write("404.html", &page.render_bytes()?)
+    output.write("404.html", &html(&page)?)
 }
 
 /// The method's page and explore's, each under its version, with the golden set
