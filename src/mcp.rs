@@ -20,9 +20,9 @@ use std::io::{self, BufRead, Write};
 use serde_json::{json, Map, Value};
 
 use crate::error::Error;
-use crate::method::answer::answer;
+use crate::method::answer::checked_answer;
 use crate::method::index::Index;
-use crate::method::query::{Filters, MAX_LIMIT};
+use crate::method::query::{FilterText, Filters, MAX_LIMIT, MAX_OFFSET};
 use crate::method::Method;
 
 /// The stateless revisions this server speaks, newest first.
@@ -206,21 +206,31 @@ impl<'a> Server<'a> {
                 Some(other) => Err(invalid(format!("{key} must be a string or a number, not {other}"))),
             }
         };
-        if let Some(unknown) =
-            arguments.keys().find(|k| !["query", "max_price", "network", "limit"].contains(&k.as_str()))
-        {
-            return Err(invalid(format!(
-                "unknown argument {unknown:?}: the arguments are query, max_price, network and limit"
-            )));
+        const ARGUMENTS: [&str; 6] = ["query", "max_price", "network", "exclude_testnets", "limit", "offset"];
+        if let Some(unknown) = arguments.keys().find(|k| !ARGUMENTS.contains(&k.as_str())) {
+            return Err(invalid(format!("unknown argument {unknown:?}: the arguments are {}", ARGUMENTS.join(", "))));
         }
         let Some(Value::String(query)) = arguments.get("query") else {
             return Err(invalid("query (a string of words) is required".into()));
         };
-        let filters =
-            Filters::parse(text("max_price")?.as_deref(), text("network")?.as_deref(), text("limit")?.as_deref())
-                .map_err(|e| error_object(&Error::from(e)))?;
+        let exclude_testnets = match arguments.get("exclude_testnets") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => return Err(invalid(format!("exclude_testnets must be true or false, not {other}"))),
+        };
+        let (max_price, network, limit, offset) =
+            (text("max_price")?, text("network")?, text("limit")?, text("offset")?);
+        let filters = Filters::read(FilterText {
+            max_price: max_price.as_deref(),
+            network: network.as_deref(),
+            exclude_testnets,
+            limit: limit.as_deref(),
+            offset: offset.as_deref(),
+        })
+        .map_err(|e| error_object(&Error::from(e)))?;
         let index = self.index.as_ref().map_err(error_object)?;
-        Ok(serde_json::to_value(answer(index, self.method, query, &filters)).expect("answers serialise"))
+        let answer = checked_answer(index, self.method, query, &filters).map_err(|e| error_object(&Error::from(e)))?;
+        Ok(serde_json::to_value(answer).expect("answers serialise"))
     }
 }
 
@@ -275,8 +285,10 @@ fn tool() -> Value {
             "properties": {
                 "query": { "type": "string", "description": "Words to find, e.g. \"weather forecast\". Whole words, no stemming; at most 8 are used." },
                 "max_price": { "type": ["number", "string"], "description": "Highest USD price per call, inclusive, e.g. 0.01. Only prices in known USD stablecoins count." },
-                "network": { "type": "string", "description": "Only resources accepting payment on this network: a CAIP-2 id (eip155:8453) or a name (base)." },
-                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Rows to return (default 10)." }
+                "network": { "type": "string", "description": "Only resources accepting payment on this network: its name (Base), legacy name (base) or CAIP-2 id (eip155:8453). An unknown network is an INVALID_FILTER error that lists the snapshot's networks." },
+                "exclude_testnets": { "type": "boolean", "description": "Leave out resources that accept payment only on test networks (default false)." },
+                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Rows to return (default 10)." },
+                "offset": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "description": "Ordered results to skip first, for the next page (default 0)." }
             },
             "required": ["query"],
             "additionalProperties": false

@@ -14,16 +14,23 @@ import {
   MAX_DECIMALS,
   MAX_DIGITS,
   MAX_LIMIT,
+  MAX_NETWORK_CHARS,
+  MAX_OFFSET,
   MAX_TOKENS,
   METHOD_VERSION,
   MIN_TOKEN_CHARS,
   NETWORK_KEY,
+  OFFSET_MAX_DIGITS,
+  RULE_EXCLUDE_TESTNETS,
+  RULE_FIRST,
+  RULE_FROM,
   RULE_JOINED_BY,
   RULE_MAX_PRICE,
   RULE_NETWORK,
   RULE_NO_TOKENS,
   RULE_ORDER,
   RULE_TOKENS,
+  TESTNETS_ONLY_KEY,
   TOKEN_FILE_MAX_BYTES,
 } from "./rules.js";
 
@@ -211,44 +218,100 @@ function debugQuote(text) {
   return `"${out}"`;
 }
 
-function filterError(field, value) {
-  const error = new Error(fill(FILTER_ERRORS[field], "value", debugQuote(value)));
+function filterError(field, value, template = FILTER_ERRORS[field]) {
+  const error = new Error(fill(template, "value", debugQuote(value)));
   error.code = "INVALID_FILTER";
   error.field = field;
   return error;
 }
 
-/** Rust's is_valid_network_id: a CAIP-2 chain id or a legacy network name. */
-export function isValidNetworkId(id) {
-  // JavaScript's `$` (without the m flag) matches only at the very end, so no trailing newline slips through.
-  return /^[a-z0-9-]{3,8}:[A-Za-z0-9_-]{1,32}$/.test(id) || /^[a-z0-9][a-z0-9-]{0,63}$/.test(id);
+/** Rust's trim_space: spaces, tabs and line ends around a filter's text. */
+const trimSpace = (text) => text.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, "");
+
+/** Rust's parse_price: `0.01`, `$0.01`, `0.01$`, `0.01 USD` or `0.01 usdc`. */
+function parsePrice(text) {
+  let t = trimSpace(text);
+  if (t.startsWith("$")) t = trimSpace(t.slice(1));
+  else if (t.endsWith("$")) t = trimSpace(t.slice(0, -1));
+  else {
+    const unit = ["usdc", "usd"].find((u) => t.replace(/[A-Z]/g, (c) => c.toLowerCase()).endsWith(u));
+    if (unit) t = trimSpace(t.slice(0, -unit.length));
+  }
+  return parseDecimal(t);
 }
 
-const LIMIT_DIGITS = new RegExp(`^[0-9]{1,${LIMIT_MAX_DIGITS}}$`);
+/** Rust's parse_network: the trimmed text, 1 to MAX_NETWORK_CHARS characters, no control. */
+function parseNetwork(text) {
+  const t = trimSpace(text);
+  const chars = [...t].length;
+  return chars >= 1 && chars <= MAX_NETWORK_CHARS && !/[\u0000-\u001f\u007f]/.test(t) ? t : null;
+}
 
-function parseLimit(text) {
-  const n = LIMIT_DIGITS.test(text) ? Number(text) : 0;
-  if (n < 1 || n > MAX_LIMIT) throw filterError("limit", text);
-  return n;
+/** A whole number of at most `digits` digits and at most `max`, else null (Rust's parse_whole). */
+function parseWhole(text, digits, max) {
+  if (!new RegExp(`^[0-9]{1,${digits}}$`).test(text)) return null;
+  const n = Number(text);
+  return n <= max ? n : null;
 }
 
 const given = (v) => v !== null && v !== undefined;
 
 /**
- * Validates user-supplied filter text ({max_price, network, limit}, each a string or
- * null/undefined when absent). Throws an Error with code INVALID_FILTER, checking in
- * Rust's order (limit, max_price, network) so the same value is reported.
+ * Validates user-supplied filter text ({max_price, network, limit, offset}, each a string
+ * or null/undefined when absent; exclude_testnets a boolean). Throws an Error with code
+ * INVALID_FILTER, checking in Rust's order (limit, offset, max_price, network) so the
+ * same value is reported. Whether the snapshot knows the network is checked by `query`.
  */
-export function parseFilters({ max_price, network, limit } = {}) {
-  const parsedLimit = given(limit) ? parseLimit(limit) : DEFAULT_LIMIT;
+export function parseFilters({ max_price, network, exclude_testnets, limit, offset } = {}) {
+  const parsedLimit = given(limit) ? parseWhole(limit, LIMIT_MAX_DIGITS, MAX_LIMIT) : DEFAULT_LIMIT;
+  if (parsedLimit === null || parsedLimit < 1) throw filterError("limit", limit);
+  const parsedOffset = given(offset) ? parseWhole(offset, OFFSET_MAX_DIGITS, MAX_OFFSET) : 0;
+  if (parsedOffset === null) throw filterError("offset", offset);
   let price = null;
   if (given(max_price)) {
-    const decimal = parseDecimal(max_price);
+    const decimal = parsePrice(max_price);
     if (!decimal) throw filterError("max_price", max_price);
     price = formatDecimal(decimal);
   }
-  if (given(network) && !isValidNetworkId(network)) throw filterError("network", network);
-  return { max_price: price, network: given(network) ? network : null, limit: parsedLimit };
+  let net = null;
+  if (given(network)) {
+    net = parseNetwork(network);
+    if (net === null) throw filterError("network", network);
+  }
+  return { max_price: price, network: net, exclude_testnets: exclude_testnets === true, limit: parsedLimit, offset: parsedOffset };
+}
+
+/** Rust's networks::spelling_key: ASCII lower case, runs of spaces, `_` and `-` as one `-`. */
+export function spellingKey(text) {
+  return text
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+    .replace(/[ \t\n\r\f_-]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+/** Rust's networks::resolve: the known network `text` names, or undefined. */
+export function resolveNetwork(known, text) {
+  const exact = known.find((n) => n.id === text);
+  if (exact) return exact;
+  const key = spellingKey(text);
+  return known.find((n) => [n.id, n.legacy, n.name].some((form) => form !== null && spellingKey(form) === key));
+}
+
+/** Rust's KnownNetwork::described: `Base Sepolia (eip155:84532, testnet)`. */
+export function describeNetwork(n) {
+  if (n.name === n.id) return n.id;
+  return n.testnet ? `${n.name} (${n.id}, testnet)` : `${n.name} (${n.id})`;
+}
+
+/** The CAIP-2 id `network` names in the manifest's snapshot, or the INVALID_FILTER error
+ * listing the snapshot's networks (Rust's networks::resolve_filter). */
+function resolveFilterNetwork(manifest, network) {
+  const known = manifest.networks.known;
+  const found = resolveNetwork(known, network);
+  if (found) return found.id;
+  const listed = known.filter((n) => n.resources > 0).map(describeNetwork);
+  if (listed.length === 0) throw filterError("network", network, FILTER_ERRORS.no_networks);
+  throw filterError("network", network, fill(FILTER_ERRORS.unknown_network, "known", listed.join(", ")));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -428,11 +491,10 @@ async function fetchParts(fetchJson, shards, key, wanted) {
 /** Every qualifying id with its match_score, unordered. */
 async function matches(fetchJson, manifest, tokens, filters) {
   const keys = [...tokens];
-  if (filters.network !== null) {
-    keys.push(networkKey(canonicalNetwork(manifest, filters.network)));
-  }
+  if (filters.network !== null) keys.push(networkKey(filters.network));
+  const wanted = filters.exclude_testnets ? [...keys, TESTNETS_ONLY_KEY] : keys;
   const [postings, prices] = await Promise.all([
-    keys.length > 0 ? fetchBuckets(fetchJson, manifest.shards, keys) : new Map(),
+    wanted.length > 0 ? fetchBuckets(fetchJson, manifest.shards, wanted) : new Map(),
     filters.max_price !== null ? need(fetchJson, manifest.prices.path) : null,
   ]);
   const values = keys.map((key) => postings.get(key));
@@ -461,6 +523,16 @@ async function matches(fetchJson, manifest, tokens, filters) {
   if (prices !== null) {
     const affordable = idsWithinPrice(prices, filters.max_price);
     found = found.filter((m) => affordable.has(m.id));
+  }
+  // Absent from its bucket: no resource accepts payment only on test networks.
+  const testnetsOnly = filters.exclude_testnets ? postings.get(TESTNETS_ONLY_KEY) : null;
+  if (testnetsOnly && found.length > 0) {
+    const list = Array.isArray(testnetsOnly)
+      ? decodePostings(testnetsOnly)
+      : await fetchParts(fetchJson, manifest.shards, TESTNETS_ONLY_KEY,
+        [...new Set(found.map(({ id }) => partOf(testnetsOnly.from, id)))].sort((a, b) => a - b));
+    const left = new Set(list.ids);
+    found = found.filter((m) => !left.has(m.id));
   }
   // Every result contains every token, so the rarest token's record pack holds them all.
   let rarest = null;
@@ -527,6 +599,20 @@ function toRow(record, score) {
   return row;
 }
 
+/**
+ * How many resources of the snapshot have each token as a whole word (0 when none does),
+ * as a Map; read from the shards alone. What an empty answer says about each word.
+ */
+export async function tokenCounts(source, tokens) {
+  const fetchJson = typeof source === "string" ? httpSource(source) : (path) => source.fetchJson(path);
+  const manifest = await loadManifest(fetchJson);
+  const postings = tokens.length > 0 ? await fetchBuckets(fetchJson, manifest.shards, tokens) : new Map();
+  return new Map(tokens.map((t) => {
+    const v = postings.get(t);
+    return [t, v === null || v === undefined ? 0 : Array.isArray(v) ? v.length : v.count];
+  }));
+}
+
 /** The rule applied, in words: Rust's rule_text, from the same parts (content/method.md#ranking). */
 export function ruleText(tokens, filters) {
   const parts = [];
@@ -534,16 +620,21 @@ export function ruleText(tokens, filters) {
   else parts.push(fill(RULE_TOKENS, "tokens", tokens.map((t) => `"${t}"`).join(", ")));
   if (filters.max_price !== null) parts.push(fill(RULE_MAX_PRICE, "max_price", filters.max_price));
   if (filters.network !== null) parts.push(fill(RULE_NETWORK, "network", filters.network));
-  parts.push(fill(RULE_ORDER, "limit", filters.limit));
+  if (filters.exclude_testnets) parts.push(RULE_EXCLUDE_TESTNETS);
+  parts.push(RULE_ORDER);
+  parts.push(filters.offset === 0
+    ? fill(RULE_FIRST, "limit", filters.limit)
+    : fill(fill(RULE_FROM, "limit", filters.limit), "from", filters.offset + 1));
   return parts.join(RULE_JOINED_BY);
 }
 
 /**
- * Answers `text` with `filters` ({max_price, network, limit} as text) from `source`:
- * an API base URL ending in "/api/", or an object { fetchJson(path) } resolving to the
- * parsed file or null when it does not exist. Returns Rust's answer envelope, or
- * { error: { code: "SOURCE_UNAVAILABLE", message, fix } }. Throws INVALID_FILTER errors
- * before fetching anything.
+ * Answers `text` with `filters` ({max_price, network, limit, offset} as text,
+ * exclude_testnets a boolean) from `source`: an API base URL ending in "/api/", or an
+ * object { fetchJson(path) } resolving to the parsed file or null when it does not exist.
+ * Returns Rust's answer envelope, or { error: { code: "SOURCE_UNAVAILABLE", message, fix } }.
+ * Throws INVALID_FILTER errors: a malformed value before fetching anything, a network
+ * the snapshot does not know once its manifest is read.
  */
 export async function query(source, text, filters) {
   const applied = parseFilters(filters);
@@ -556,26 +647,21 @@ export async function query(source, text, filters) {
   }
 }
 
-/** A legacy network name's CAIP-2 id from the manifest's alias table; others unchanged. */
-function canonicalNetwork(manifest, network) {
-  return own(manifest.networks.aliases, network) ?? network;
-}
-
 async function answer(fetchJson, text, given) {
   const manifest = await loadManifest(fetchJson);
-  // The answer states the filters as applied: a legacy network name becomes its CAIP-2 id.
-  const filters = { ...given, network: given.network === null ? null : canonicalNetwork(manifest, given.network) };
+  // The answer states the filters as applied: the network as the CAIP-2 id it names.
+  const filters = { ...given, network: given.network === null ? null : resolveFilterNetwork(manifest, given.network) };
   const tokens = tokenise(text);
   const { found, rarest } = await matches(fetchJson, manifest, tokens.tokens, filters);
   // Ids are browse-order positions, so this is the method's full order (content/method.md#ranking).
   found.sort((a, b) => b.score - a.score || a.id - b.id);
-  const top = found.slice(0, filters.limit);
+  const top = found.slice(filters.offset, filters.offset + filters.limit);
   const records = await fetchRecords(fetchJson, manifest, top.map(({ id }) => id), rarest);
   const data = records.map((record, i) => toRow(record, top[i].score));
   return {
     meta: {
       method: manifest.method,
-      segments: manifest.segments,
+      segments: { version: manifest.segments.version },
       screening: manifest.screening,
       assets: manifest.assets,
       snapshot: manifest.snapshot,
@@ -628,29 +714,84 @@ export function ratioAndCounts(row) {
   return [ratio === null ? DASH : ratio.toFixed(3), `(${calls} calls / ${payers} payers)`];
 }
 
+/** Rust's short_title (src/site/pages/mod.rs): the URL's host and last path part. */
+export function shortTitle(url) {
+  const scheme = url.indexOf("://");
+  let rest = scheme < 0 ? url : url.slice(scheme + 3);
+  const end = rest.search(/[?#]/);
+  if (end >= 0) rest = rest.slice(0, end);
+  const slash = rest.indexOf("/");
+  const host = slash < 0 ? rest : rest.slice(0, slash);
+  const last = (slash < 0 ? "" : rest.slice(slash + 1)).split("/").filter((p) => p !== "").at(-1);
+  if (host === "") return url;
+  return last === undefined ? host : `${host} › ${last}`;
+}
+
+/** A row's title, as the site's tables give it: the service's name, else shortTitle. */
+export const rowTitle = (row) => (row.service_name ? row.service_name : shortTitle(row.resource));
+
+/** Rust's first_line: the first line with more than spaces and tabs on it, clipped. */
+function firstLine(text) {
+  const line = text.split(/[\n\r]/).find((l) => /[^ \t]/.test(l));
+  return line === undefined ? null : clip(line);
+}
+
 function describe(doc, row) {
   if (row.description_withheld !== null) {
     const n = row.description_withheld.patterns_matched;
     return el(doc, "p", { class: "withheld" }, `Description withheld: it matched ${plural(n, "screening pattern")}.`);
   }
-  return row.description === null ? null : el(doc, "p", { class: "desc" }, clip(row.description));
+  const line = row.description === null ? null : firstLine(row.description);
+  return line === null ? null : el(doc, "p", { class: "desc" }, line);
 }
 
-export function resourceCell(doc, row) {
+/**
+ * How rows name what the records give as ids: segment labels and the pages they lead to,
+ * network names. Read from the manifest (`rowNames(manifest, segmentHref)`); without one,
+ * the ids themselves and no links.
+ */
+const PLAIN_NAMES = { segment: (id) => ({ label: id, href: null }), network: (id) => ({ name: id, testnet: false }) };
+
+/** The names rows show, from a snapshot's manifest; `segmentHref(id)` gives a segment's page. */
+export function rowNames(manifest, segmentHref) {
+  const labels = manifest.segments.labels ?? {};
+  const known = new Map(manifest.networks.known.map((n) => [n.id, n]));
+  return {
+    segment: (id) => ({ label: own(labels, id) ?? id, href: segmentHref(id) }),
+    network: (id) => {
+      const n = known.get(id);
+      return n ? { name: n.name, testnet: n.testnet } : { name: id, testnet: false };
+    },
+  };
+}
+
+/** The title (to the resource's page), the URL, the description's first line and the
+ * segment chips (to their listings), as templates/table.html draws them. */
+export function resourceCell(doc, row, names = PLAIN_NAMES) {
+  const chips = (row.segments ?? []).flatMap((id) => {
+    const { label, href } = names.segment(id);
+    return [href === null ? el(doc, "span", { class: "segment" }, label) : el(doc, "a", { class: "segment", href }, label), " "];
+  });
+  if (row.operator_listing) chips.push(el(doc, "span", { class: "segment" }, "run by this site's operator"));
   return el(
     doc,
     "td",
     { class: "resource" },
-    el(doc, "a", { href: pathOf(row.page) }, row.resource),
-    row.service_name === null ? null : el(doc, "span", { class: "service" }, ` ${row.service_name}`),
+    el(doc, "a", { class: "title", href: pathOf(row.page) }, rowTitle(row)),
+    " ",
+    el(doc, "span", { class: "url" }, row.resource),
     describe(doc, row),
+    ...chips,
   );
 }
 
-function segmentsCell(doc, row) {
-  const labels = row.operator_listing ? [...row.segments, "run by this site's operator"] : row.segments;
-  const tags = labels.flatMap((label) => [el(doc, "span", { class: "segment" }, label), " "]);
-  return el(doc, "td", { class: "segments" }, ...tags);
+/** The networks, by name, each test network badged. */
+export function networksCell(doc, row, names = PLAIN_NAMES) {
+  const parts = row.networks.flatMap((id, i) => {
+    const { name, testnet } = names.network(id);
+    return [i > 0 ? ", " : null, name, testnet ? " " : null, testnet ? el(doc, "span", { class: "badge testnet" }, "testnet") : null];
+  });
+  return el(doc, "td", { class: "networks", "data-label": "Networks" }, ...parts);
 }
 
 const NUM = { class: "num" };
@@ -663,8 +804,7 @@ const COLUMNS = [
   ["Days since last call", NUM],
   ["Lowest USD price", NUM],
   ["Networks", {}],
-  ["Segments", {}],
-  ["match_score", NUM],
+  ["Query words in its description", NUM],
 ];
 
 /** The ratio, its two counts beside it in a span of their own (so a narrow screen can
@@ -680,30 +820,36 @@ export function ratioCell(doc, row, label) {
  * narrow screen shows beside the value when the table becomes one block per row. */
 export function labelCells(row, labels) {
   [...row.children].forEach((cell, i) => {
-    if (i > 1 && cell.getAttribute("data-label") === null) cell.setAttribute("data-label", labels[i]);
+    if (i > 1 && cell.getAttribute("data-label") === null && cell.getAttribute("colspan") === null) {
+      cell.setAttribute("data-label", labels[i]);
+    }
   });
   row.children[0].setAttribute("class", "num rank");
   return row;
 }
 
-function resultRow(doc, row, rank) {
+/** True when the catalogue gave no payers, calls or last call: said once, not as four dashes. */
+const noUsage = (row) => row.unique_payers_30d === null && row.calls_30d === null && row.days_since_last_call === null;
+
+function resultRow(doc, row, rank, names) {
   const num = (text) => el(doc, "td", NUM, text);
+  const figures = noUsage(row)
+    ? [el(doc, "td", { class: "no-usage", colspan: 4 }, "no usage counted")]
+    : [num(count(row.unique_payers_30d)), num(count(row.calls_30d)), ratioCell(doc, row, "Calls per payer"), num(count(row.days_since_last_call))];
   const tr = el(
     doc,
     "tr",
     { "data-rank": rank },
     num(String(rank)),
-    resourceCell(doc, row),
-    num(count(row.unique_payers_30d)),
-    num(count(row.calls_30d)),
-    ratioCell(doc, row, "Calls per payer"),
-    num(count(row.days_since_last_call)),
+    resourceCell(doc, row, names),
+    ...figures,
     num(row.min_price_usd === null ? DASH : `$${row.min_price_usd}`),
-    el(doc, "td", {}, row.networks.join(", ")),
-    segmentsCell(doc, row),
+    networksCell(doc, row, names),
     num(String(row.match_score)),
   );
-  return labelCells(tr, COLUMNS.map(([label]) => label));
+  // A row without usage has three cells fewer: its labels skip those columns.
+  const labels = COLUMNS.map(([label]) => label);
+  return labelCells(tr, figures.length === 1 ? [...labels.slice(0, 3), ...labels.slice(6)] : labels);
 }
 
 const TABLE_ROLES = { table: "table", thead: "rowgroup", tbody: "rowgroup", tr: "row", th: "columnheader", td: "cell" };
@@ -717,8 +863,9 @@ export function withTableRoles(node) {
   return node;
 }
 
-function resultsTable(doc, answer) {
+function resultsTable(doc, answer, names) {
   const { meta, data } = answer;
+  const first = meta.query.filters.offset + 1;
   const head = el(doc, "tr", {}, ...COLUMNS.map(([label, attrs]) => el(doc, "th", { scope: "col", ...attrs }, label)));
   return el(
     doc,
@@ -728,9 +875,9 @@ function resultsTable(doc, answer) {
       doc,
       "table",
       { class: "resources" },
-      el(doc, "caption", {}, `Results 1 to ${meta.returned} of ${meta.total_matched}, in the method's order`),
+      el(doc, "caption", {}, `Results ${first} to ${first + meta.returned - 1} of ${meta.total_matched}, in the method's order`),
       el(doc, "thead", {}, head),
-      el(doc, "tbody", {}, ...data.map((row, i) => resultRow(doc, row, i + 1))),
+      el(doc, "tbody", {}, ...data.map((row, i) => resultRow(doc, row, first + i, names))),
     )),
   );
 }
@@ -756,7 +903,9 @@ function answerParts(doc, meta) {
     // Partial, no usage counters: said before the order is read (content/method.md#limits).
     ...snapshot.notices.map((n) => el(doc, "p", { class: "notice" }, el(doc, "strong", {}, n))),
     el(doc, "p", { class: "counts", "data-total": meta.total_matched, "data-returned": meta.returned },
-      `${meta.total_matched} matched, showing ${meta.returned}`),
+      meta.returned === 0 || meta.returned === meta.total_matched
+        ? `${meta.total_matched} matched, showing ${meta.returned}`
+        : `${meta.total_matched} matched, showing ${q.filters.offset + 1} to ${q.filters.offset + meta.returned}`),
   ];
   const after = [
     p("tokens", `Tokens: ${tokens}.`),
@@ -765,8 +914,8 @@ function answerParts(doc, meta) {
       ? p("dropped", `Ignored after the first ${MAX_TOKENS}: ${q.dropped_over_limit.join(", ")}.`)
       : null,
     p("rule", `Rule applied: ${q.rule}.`),
+    // The source's three limits (meta.limits) are the page's: its limits box states them.
     p("snapshot", `Snapshot of ${snapshot.date}. Method `, methodLink, "."),
-    el(doc, "ul", { class: "limits" }, ...meta.limits.map((limit) => el(doc, "li", {}, limit))),
   ].filter(Boolean);
   return { before, after };
 }
@@ -783,7 +932,7 @@ export function errorView(doc, { code, message, fix }) {
 }
 
 /** The state name and nodes for an answer or an error. */
-function view(doc, answerOrError) {
+function view(doc, answerOrError, names) {
   if (answerOrError.error) return errorView(doc, answerOrError.error);
   const { meta, data } = answerOrError;
   if (data.length === 0) {
@@ -792,15 +941,16 @@ function view(doc, answerOrError) {
     return ["empty", [notice, ...answerSummary(doc, meta)]];
   }
   const { before, after } = answerParts(doc, meta);
-  return ["results", [...before, resultsTable(doc, answerOrError), ...after]];
+  return ["results", [...before, resultsTable(doc, answerOrError, names), ...after]];
 }
 
 /**
  * Shows an answer envelope, or { error: { code, message, fix? } }, in `container`,
  * replacing what was there. Sets data-state to results, empty, unavailable or error.
+ * `names` (from `rowNames`) gives segment labels and links and network names.
  */
-export function render(container, answerOrError, doc = container.ownerDocument) {
-  const [state, nodes] = view(doc, answerOrError);
+export function render(container, answerOrError, doc = container.ownerDocument, names = PLAIN_NAMES) {
+  const [state, nodes] = view(doc, answerOrError, names);
   container.setAttribute("data-state", state);
   container.replaceChildren(...nodes);
 }

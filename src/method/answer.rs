@@ -7,8 +7,9 @@ use serde::{Serialize, Serializer};
 
 use super::index::{Entry, Index};
 use super::names;
+use super::networks;
 use super::normalise::contains_word;
-use super::query::{tokenise, Filters, Tokens};
+use super::query::{tokenise, FilterError, Filters, Tokens};
 use super::view::{Fields, Listing};
 use super::{Method, DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
 
@@ -121,15 +122,17 @@ pub fn match_score(entry: &Entry, tokens: &[String]) -> u32 {
 }
 
 /// True when the entry passes every token and filter.
-pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters, method: &Method) -> bool {
+pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters) -> bool {
     if !tokens.iter().all(|t| contains_word(&entry.haystack, t)) {
         return false;
     }
     if let Some(network) = &filters.network {
-        let wanted = method.assets.canonical_network(network);
-        if !entry.networks.iter().any(|n| n == wanted) {
+        if !entry.networks.iter().any(|n| n == network) {
             return false;
         }
+    }
+    if filters.exclude_testnets && entry.testnets_only {
+        return false;
     }
     if let Some(max) = &filters.max_price {
         match &entry.min_price_usd {
@@ -141,17 +144,37 @@ pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters, method: &M
 }
 
 /// Answers a query over an index, by the method's rule, with no relaxed second search.
-pub fn answer<'a>(index: &'a Index, method: &Method, text: &str, filters: &Filters) -> Answer<'a> {
-    // The answer states the filters as applied: a legacy network name becomes its CAIP-2 id.
-    let filters = &Filters {
-        network: filters.network.as_deref().map(|n| method.assets.canonical_network(n).to_owned()),
-        ..filters.clone()
+/// A network the snapshot does not know is refused, with the networks it does know
+/// (content/method.md#filters): what every surface (CLI, MCP, composer) answers.
+pub fn checked_answer<'a>(
+    index: &'a Index,
+    method: &Method,
+    text: &str,
+    filters: &Filters,
+) -> Result<Answer<'a>, FilterError> {
+    let network = match &filters.network {
+        Some(n) => Some(networks::resolve_filter(index, method.assets, n)?),
+        None => None,
     };
+    Ok(answer_resolved(index, method, text, &Filters { network, ..filters.clone() }))
+}
+
+/// [`checked_answer`], reading a network the snapshot does not know as one no listing
+/// names (so it matches nothing): for callers that checked, or build, their filters.
+pub fn answer<'a>(index: &'a Index, method: &Method, text: &str, filters: &Filters) -> Answer<'a> {
+    let network =
+        filters.network.as_deref().map(|n| networks::resolve_filter(index, method.assets, n).unwrap_or(n.to_owned()));
+    answer_resolved(index, method, text, &Filters { network, ..filters.clone() })
+}
+
+/// The answer, its network filter already a CAIP-2 id: the answer states the filters as
+/// applied.
+fn answer_resolved<'a>(index: &'a Index, method: &Method, text: &str, filters: &Filters) -> Answer<'a> {
     let tokens = tokenise(text);
     let mut matched: Vec<(u32, &Entry)> = index
         .entries
         .iter()
-        .filter(|e| qualifies(e, &tokens.tokens, filters, method))
+        .filter(|e| qualifies(e, &tokens.tokens, filters))
         .map(|e| (match_score(e, &tokens.tokens), e))
         .collect();
     matched.sort_by(|(sa, a), (sb, b)| a.rank_key(*sa).cmp(&b.rank_key(*sb)));
@@ -185,6 +208,7 @@ fn envelope<'a>(
     mut matched: Vec<(u32, &'a Entry)>,
 ) -> Answer<'a> {
     let total_matched = matched.len();
+    matched.drain(..filters.offset.min(total_matched));
     matched.truncate(filters.limit);
     let data: Vec<Row> = matched.into_iter().map(|(score, e)| row(e, score, index, method)).collect();
     Answer {
@@ -234,8 +258,12 @@ pub const RULE_TOKENS: &str = "every token ({tokens}) must occur as a whole word
      URL or tags; no stemming, synonyms or partial words";
 pub const RULE_MAX_PRICE: &str = "lowest USD-stablecoin price at most {max_price} per call";
 pub const RULE_NETWORK: &str = "accepts payment on network {network}";
+pub const RULE_EXCLUDE_TESTNETS: &str = "accepts payment on a network that is not a test network";
 pub const RULE_ORDER: &str = "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), \
-     then resource URL; first {limit} returned";
+     then resource URL";
+pub const RULE_FIRST: &str = "first {limit} returned";
+/// `{from}`: the place of the first result returned, counted from 1.
+pub const RULE_FROM: &str = "{limit} returned from place {from}";
 pub const RULE_JOINED_BY: &str = "; ";
 
 /// The rule applied to this query, in plain words.
@@ -253,6 +281,14 @@ pub fn rule_text(tokens: &[String], filters: &Filters) -> String {
     if let Some(network) = &filters.network {
         parts.push(RULE_NETWORK.replace("{network}", network));
     }
-    parts.push(RULE_ORDER.replace("{limit}", &filters.limit.to_string()));
+    if filters.exclude_testnets {
+        parts.push(RULE_EXCLUDE_TESTNETS.to_owned());
+    }
+    parts.push(RULE_ORDER.to_owned());
+    let limit = filters.limit.to_string();
+    parts.push(match filters.offset {
+        0 => RULE_FIRST.replace("{limit}", &limit),
+        offset => RULE_FROM.replace("{limit}", &limit).replace("{from}", &(offset + 1).to_string()),
+    });
     parts.join(RULE_JOINED_BY)
 }

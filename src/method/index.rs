@@ -37,6 +37,9 @@ pub struct Entry {
     pub min_price_usd: Option<Decimal>,
     /// Distinct networks accepted, as CAIP-2 ids where the table knows the alias.
     pub networks: Vec<String>,
+    /// Every network accepted is a test network in the asset table (and there is one
+    /// at least): what the `exclude_testnets` filter leaves out.
+    pub testnets_only: bool,
     /// Operated by the site's operator: disclosed, never boosted.
     pub operator_listing: bool,
 }
@@ -364,7 +367,9 @@ impl Entry {
             }
         }
         let min_price_usd = prices.iter().filter_map(|p| p.usd).min_by(|a, b| a.cmp_exact(b));
+        let testnets_only = !networks.is_empty() && networks.iter().all(|n| method.assets.is_testnet(n));
         Entry {
+            testnets_only,
             operator_listing: method.site.is_operator_host(&host_of(&resource.url)),
             figures: Figures::default(),
             resource,

@@ -7,6 +7,7 @@ pub mod corrections;
 pub mod figures;
 pub mod index;
 pub mod names;
+pub mod networks;
 pub mod normalise;
 pub mod ownership;
 pub mod query;
@@ -25,7 +26,7 @@ use segments::SegmentRules;
 /// to #figures). Minor at least for any change that can move a position or change a
 /// figure's meaning; major for removing a field or changing its type; patch for adding a
 /// field or a default-off filter (content/method.md#versions).
-pub const DISCOVERY_METHOD_VERSION: &str = "1.2.0";
+pub const DISCOVERY_METHOD_VERSION: &str = "1.3.0";
 
 /// The three limits of the source, stated in every answer and on every page with figures.
 pub const SOURCE_LIMITS: [&str; 3] = [
@@ -33,6 +34,14 @@ pub const SOURCE_LIMITS: [&str; 3] = [
      facilitator or a direct agreement looks quiet here. Quiet is not absence of use.",
     "Figures are a snapshot, not a live reading: they are as of the snapshot date named in this answer.",
     "Descriptions are the providers' own words and are not verified, only screened for text aimed at AI agents.",
+];
+
+/// The same three limits in a few words each, for the one line every page opens with;
+/// it links to their full text (content/method.md#limits).
+pub const SOURCE_LIMITS_BRIEF: [&str; 3] = [
+    "only payments settled through the catalogue are counted; quiet is not unused",
+    "figures are as of the snapshot date, not live",
+    "descriptions are the providers' own words, unverified",
 ];
 
 /// Everything the method reads besides the snapshot: the versioned content files.

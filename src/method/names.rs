@@ -33,6 +33,9 @@ pub const NEW_DIR: &str = "new/";
 pub const NO_USD_PRICE_DIR: &str = "price/no-usd-price/";
 /// The JSON APIs' folder (docs/static-api.md).
 pub const API_DIR: &str = "api/";
+/// At the site's root: every published snapshot, newest first, with where its pages and
+/// API are (what a search that found nothing reads to say where the words do match).
+pub const SNAPSHOTS_FILE: &str = "snapshots.json";
 /// The method API's manifest: a folder holding it is a finished build of its date.
 pub const MANIFEST_FILE: &str = "api/manifest.json";
 /// The assets every page links to (stylesheet, scripts, icon).
@@ -165,6 +168,10 @@ pub fn token_file(token: &str) -> String {
         format!("h-{hash}")
     }
 }
+
+/// Key for the posting list of the resources that accept payment only on test networks
+/// (the `exclude_testnets` filter).
+pub const TESTNETS_ONLY_KEY: &str = "@testnets-only";
 
 /// Key for the posting list of a network filter.
 pub fn network_key(caip2: &str) -> String {

@@ -62,23 +62,63 @@ pub fn tokenise_except(query: &str, skip: impl Fn(&str) -> bool) -> (Tokens, Vec
 pub struct Filters {
     /// USD per call, inclusive, as the exact decimal the user gave.
     pub max_price: Option<Decimal>,
-    /// A network id as given (CAIP-2 or a legacy v1 name).
+    /// A network as given (its name, legacy name or CAIP-2 id); an answer states the
+    /// CAIP-2 id it resolved to (`networks::resolve`).
     pub network: Option<String>,
+    /// Leave out resources that accept payment only on test networks.
+    pub exclude_testnets: bool,
     pub limit: usize,
+    /// How many of the ordered results come before the first one returned.
+    pub offset: usize,
 }
 
 impl Default for Filters {
     fn default() -> Self {
-        Filters { max_price: None, network: None, limit: DEFAULT_LIMIT }
+        Filters { max_price: None, network: None, exclude_testnets: false, limit: DEFAULT_LIMIT, offset: 0 }
     }
 }
+
+/// Filter values as typed by a person or sent by a program; `None` is a filter left out.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FilterText<'a> {
+    pub max_price: Option<&'a str>,
+    pub network: Option<&'a str>,
+    pub exclude_testnets: bool,
+    pub limit: Option<&'a str>,
+    pub offset: Option<&'a str>,
+}
+
+/// An offset is at most this many digits, and at most [`MAX_OFFSET`].
+pub const OFFSET_MAX_DIGITS: usize = 7;
+pub const MAX_OFFSET: usize = 1_000_000;
+/// A network filter is at most this many characters.
+pub const MAX_NETWORK_CHARS: usize = 100;
 
 /// A filter value that cannot be used. Never clamped, never guessed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FilterError {
     Limit(String),
+    Offset(String),
     MaxPrice(String),
     Network(String),
+    /// A network named by no listing of the snapshot and not in the asset table: the
+    /// snapshot's networks, described for people, so the answer says what would work.
+    UnknownNetwork {
+        given: String,
+        known: Vec<String>,
+    },
+}
+
+impl FilterError {
+    /// The filter the value was given for, as the answer names it.
+    pub fn field(&self) -> &'static str {
+        match self {
+            FilterError::Limit(_) => "limit",
+            FilterError::Offset(_) => "offset",
+            FilterError::MaxPrice(_) => "max_price",
+            FilterError::Network(_) | FilterError::UnknownNetwork { .. } => "network",
+        }
+    }
 }
 
 impl fmt::Display for FilterError {
@@ -88,16 +128,28 @@ impl fmt::Display for FilterError {
                 f,
                 "invalid limit {v:?}: expected a whole number from 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"
             ),
+            FilterError::Offset(v) => {
+                write!(f, "invalid offset {v:?}: expected a whole number from 0 to {MAX_OFFSET} (default 0)")
+            }
             FilterError::MaxPrice(v) => write!(
                 f,
-                "invalid max_price {v:?}: expected a non-negative decimal number of USD such as 0.01 \
+                "invalid max_price {v:?}: expected a non-negative decimal number of USD such as 0.01 or $0.01 \
                  (at most {} decimal places, no sign, no exponent)",
                 assets::MAX_DECIMALS
             ),
             FilterError::Network(v) => write!(
                 f,
-                "invalid network {v:?}: expected a CAIP-2 chain id such as eip155:8453 or a legacy \
-                 network name such as base"
+                "invalid network {v:?}: expected a network's name (Base), legacy name (base) or CAIP-2 id \
+                 (eip155:8453), at most {MAX_NETWORK_CHARS} characters"
+            ),
+            FilterError::UnknownNetwork { given, known } if known.is_empty() => {
+                write!(f, "unknown network {given:?}: no listing in this snapshot names a network")
+            }
+            FilterError::UnknownNetwork { given, known } => write!(
+                f,
+                "unknown network {given:?}: the networks in this snapshot are {}; give a name, legacy name or \
+                 CAIP-2 id",
+                known.join(", ")
             ),
         }
     }
@@ -114,34 +166,80 @@ impl From<FilterError> for Error {
 impl Filters {
     /// Builds filters from user-supplied text, rejecting anything out of range or malformed.
     pub fn parse(max_price: Option<&str>, network: Option<&str>, limit: Option<&str>) -> Result<Filters, FilterError> {
-        let limit = match limit {
+        Filters::read(FilterText { max_price, network, limit, ..FilterText::default() })
+    }
+
+    /// Builds filters from every filter's text, checked in this order: limit, offset,
+    /// max_price, network (so each surface reports the same value first).
+    pub fn read(text: FilterText) -> Result<Filters, FilterError> {
+        let limit = match text.limit {
             None => DEFAULT_LIMIT,
-            Some(text) => parse_limit(text)?,
+            Some(t) => parse_limit(t)?,
         };
-        let max_price = match max_price {
+        let offset = match text.offset {
+            None => 0,
+            Some(t) => parse_offset(t)?,
+        };
+        let max_price = match text.max_price {
             None => None,
-            Some(text) => Some(Decimal::parse(text).ok_or_else(|| FilterError::MaxPrice(text.to_owned()))?),
+            Some(t) => Some(parse_price(t).ok_or_else(|| FilterError::MaxPrice(t.to_owned()))?),
         };
-        let network = match network {
+        let network = match text.network {
             None => None,
-            Some(text) if assets::is_valid_network_id(text) => Some(text.to_owned()),
-            Some(text) => return Err(FilterError::Network(text.to_owned())),
+            Some(t) => Some(parse_network(t).ok_or_else(|| FilterError::Network(t.to_owned()))?.to_owned()),
         };
-        Ok(Filters { max_price, network, limit })
+        Ok(Filters { max_price, network, exclude_testnets: text.exclude_testnets, limit, offset })
     }
 }
 
-fn parse_limit(text: &str) -> Result<usize, FilterError> {
-    let bad = || FilterError::Limit(text.to_owned());
-    if text.is_empty() || text.len() > LIMIT_MAX_DIGITS || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    let n: usize = text.parse().map_err(|_| bad())?;
-    if (1..=MAX_LIMIT).contains(&n) {
-        Ok(n)
+/// What a filter's text is read without: spaces, tabs and line ends around it.
+fn trim_space(text: &str) -> &str {
+    text.trim_matches([' ', '\t', '\n', '\r', '\x0c'])
+}
+
+/// A price as people write it: `0.01`, `$0.01`, `0.01$`, `0.01 USD` or `0.01 usdc`.
+fn parse_price(text: &str) -> Option<Decimal> {
+    let mut t = trim_space(text);
+    if let Some(rest) = t.strip_prefix('$') {
+        t = trim_space(rest);
+    } else if let Some(rest) = t.strip_suffix('$') {
+        t = trim_space(rest);
     } else {
-        Err(bad())
+        let lower = t.to_ascii_lowercase();
+        for unit in ["usdc", "usd"] {
+            if lower.ends_with(unit) {
+                t = trim_space(&t[..t.len() - unit.len()]);
+                break;
+            }
+        }
     }
+    Decimal::parse(t)
+}
+
+/// A network's text, trimmed, when it can name one: 1 to 100 characters, none a control.
+fn parse_network(text: &str) -> Option<&str> {
+    let t = trim_space(text);
+    let chars = t.chars().count();
+    ((1..=MAX_NETWORK_CHARS).contains(&chars) && !t.chars().any(|c| c < ' ' || c == '\u{7f}')).then_some(t)
+}
+
+fn parse_whole(text: &str, max_digits: usize) -> Option<usize> {
+    if text.is_empty() || text.len() > max_digits || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+fn parse_limit(text: &str) -> Result<usize, FilterError> {
+    parse_whole(text, LIMIT_MAX_DIGITS)
+        .filter(|n| (1..=MAX_LIMIT).contains(n))
+        .ok_or_else(|| FilterError::Limit(text.to_owned()))
+}
+
+fn parse_offset(text: &str) -> Result<usize, FilterError> {
+    parse_whole(text, OFFSET_MAX_DIGITS)
+        .filter(|n| *n <= MAX_OFFSET)
+        .ok_or_else(|| FilterError::Offset(text.to_owned()))
 }
 
 #[cfg(test)]
@@ -195,10 +293,41 @@ mod tests {
     fn filters_reject_malformed_values_with_clear_errors() {
         let e = Filters::parse(Some("-0.5"), None, None).unwrap_err();
         assert!(e.to_string().contains("max_price"));
-        let e = Filters::parse(None, Some("base sepolia"), None).unwrap_err();
+        let e = Filters::parse(None, Some(" \t "), None).unwrap_err();
         assert!(e.to_string().contains("CAIP-2"));
+        let e = Filters::parse(None, Some("base\u{0}"), None).unwrap_err();
+        assert!(e.to_string().contains("invalid network"));
         let e = Filters::parse(None, None, Some("100")).unwrap_err();
         assert!(e.to_string().contains("1 to 50"));
         assert_eq!(Filters::parse(None, None, None).unwrap(), Filters::default());
+    }
+
+    #[test]
+    fn prices_are_read_as_people_write_them() {
+        let p = |t: &str| parse_price(t).map(|d| d.to_string());
+        for (text, want) in [
+            ("0.01", "0.01"),
+            ("$0.01", "0.01"),
+            ("$ 0.01", "0.01"),
+            ("0.01$", "0.01"),
+            (" 0.01 USD", "0.01"),
+            ("0.5usdc", "0.5"),
+            ("1 Usd", "1"),
+        ] {
+            assert_eq!(p(text).as_deref(), Some(want), "{text:?}");
+        }
+        for bad in ["$", "USD", "$$1", "$1$", "1 usd usd", "-$1", "$-1", "1 eur", "1 dollars", "1e3"] {
+            assert_eq!(p(bad), None, "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn offset_is_a_bounded_whole_number() {
+        let f = |t: &str| Filters::read(FilterText { offset: Some(t), ..FilterText::default() }).map(|f| f.offset);
+        assert_eq!(f("0"), Ok(0));
+        assert_eq!(f("1000000"), Ok(1_000_000));
+        for bad in ["", "-1", "1000001", "10000000", "1.0", " 1"] {
+            assert!(matches!(f(bad), Err(FilterError::Offset(_))), "{bad:?} accepted");
+        }
     }
 }

@@ -13,10 +13,16 @@ use serde_json::{json, Value};
 
 use super::api::method::API_VERSION;
 use crate::explore::EXPLORE_VERSION;
-use crate::method::answer::{RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS, RULE_ORDER, RULE_TOKENS};
+use crate::method::answer::{
+    RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS,
+    RULE_ORDER, RULE_TOKENS,
+};
 use crate::method::assets::{MAX_DECIMALS, MAX_DIGITS};
-use crate::method::names::{network_key, token_file};
-use crate::method::query::{FilterError, DEFAULT_LIMIT, LIMIT_MAX_DIGITS, MAX_LIMIT, MAX_TOKENS, MIN_TOKEN_CHARS};
+use crate::method::names::{network_key, token_file, TESTNETS_ONLY_KEY};
+use crate::method::query::{
+    FilterError, DEFAULT_LIMIT, LIMIT_MAX_DIGITS, MAX_LIMIT, MAX_NETWORK_CHARS, MAX_OFFSET, MAX_TOKENS,
+    MIN_TOKEN_CHARS, OFFSET_MAX_DIGITS,
+};
 use crate::method::DISCOVERY_METHOD_VERSION;
 
 /// A value no message contains by chance, standing in for the rejected value.
@@ -45,6 +51,9 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("DEFAULT_LIMIT", json!(DEFAULT_LIMIT), "method::query::DEFAULT_LIMIT"),
         ("MAX_LIMIT", json!(MAX_LIMIT), "method::query::MAX_LIMIT"),
         ("LIMIT_MAX_DIGITS", json!(LIMIT_MAX_DIGITS), "method::query::LIMIT_MAX_DIGITS"),
+        ("MAX_OFFSET", json!(MAX_OFFSET), "method::query::MAX_OFFSET"),
+        ("OFFSET_MAX_DIGITS", json!(OFFSET_MAX_DIGITS), "method::query::OFFSET_MAX_DIGITS"),
+        ("MAX_NETWORK_CHARS", json!(MAX_NETWORK_CHARS), "method::query::MAX_NETWORK_CHARS"),
         ("MAX_DECIMALS", json!(MAX_DECIMALS), "method::assets::MAX_DECIMALS"),
         ("MAX_DIGITS", json!(MAX_DIGITS), "method::assets::MAX_DIGITS"),
         ("FILTER_ERRORS", json!(filter_errors()), "method::query::FilterError, the value as {value}"),
@@ -52,26 +61,36 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("RULE_TOKENS", json!(RULE_TOKENS), "method::answer::RULE_TOKENS"),
         ("RULE_MAX_PRICE", json!(RULE_MAX_PRICE), "method::answer::RULE_MAX_PRICE"),
         ("RULE_NETWORK", json!(RULE_NETWORK), "method::answer::RULE_NETWORK"),
+        ("RULE_EXCLUDE_TESTNETS", json!(RULE_EXCLUDE_TESTNETS), "method::answer::RULE_EXCLUDE_TESTNETS"),
         ("RULE_ORDER", json!(RULE_ORDER), "method::answer::RULE_ORDER"),
+        ("RULE_FIRST", json!(RULE_FIRST), "method::answer::RULE_FIRST"),
+        ("RULE_FROM", json!(RULE_FROM), "method::answer::RULE_FROM"),
         ("RULE_JOINED_BY", json!(RULE_JOINED_BY), "method::answer::RULE_JOINED_BY"),
         ("NETWORK_KEY", json!(network_key("{network}")), "method::names::network_key"),
+        ("TESTNETS_ONLY_KEY", json!(TESTNETS_ONLY_KEY), "method::names::TESTNETS_ONLY_KEY"),
         ("TOKEN_FILE_MAX_BYTES", json!(token_file_max_bytes()), "method::names::token_file"),
     ]
 }
 
 /// Each filter's message, as FilterError's Display words it, with `{value}` where the
-/// rejected value goes, quoted as Rust's `{:?}` quotes it.
+/// rejected value goes, quoted as Rust's `{:?}` quotes it, and for an unknown network
+/// `{known}` where the snapshot's networks go (`networks` for a snapshot with none).
 fn filter_errors() -> Value {
     let quoted = format!("{SENTINEL:?}");
+    let known = "x402dir-known";
     let template = |e: FilterError| {
         let text = e.to_string();
         assert_eq!(text.matches(&quoted).count(), 1, "{text}");
-        text.replace(&quoted, "{value}")
+        text.replace(&quoted, "{value}").replace(known, "{known}")
     };
+    let unknown = |known: Vec<String>| FilterError::UnknownNetwork { given: SENTINEL.into(), known };
     json!({
         "limit": template(FilterError::Limit(SENTINEL.into())),
+        "offset": template(FilterError::Offset(SENTINEL.into())),
         "max_price": template(FilterError::MaxPrice(SENTINEL.into())),
         "network": template(FilterError::Network(SENTINEL.into())),
+        "unknown_network": template(unknown(vec![known.into()])),
+        "no_networks": template(unknown(vec![])),
     })
 }
 

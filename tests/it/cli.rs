@@ -103,7 +103,8 @@ fn bad_filter_values_are_clear_errors_not_clamped() {
         (&["query", "--limit", "abc", "x"], "limit"),
         (&["query", "--max-price", "-1", "x"], "max_price"),
         (&["query", "--max-price", "1e-3", "x"], "max_price"),
-        (&["query", "--network", "Base Mainnet", "x"], "network"),
+        (&["query", "--network", "base\u{7}", "x"], "network"),
+        (&["query", "--offset", "-1", "x"], "offset"),
     ] {
         let o = x402dir(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -111,6 +112,14 @@ fn bad_filter_values_are_clear_errors_not_clamped() {
         assert!(err.starts_with("error: invalid ") && err.contains(needle), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1);
     }
+    // A network no listing names and the table lacks: refused with the ones it could be.
+    let o = x402dir(&["query", "--network", "Base Mainnet", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "error: unknown network \"Base Mainnet\": the networks in this snapshot are Base (eip155:8453), Base Sepolia \
+         (eip155:84532, testnet), Solana (solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp); give a name, legacy name or CAIP-2 id"
+    );
 }
 
 #[test]

@@ -10,9 +10,9 @@ use std::process::Command;
 use crate::common::prerequisites::{self, Need};
 use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
 use serde_json::{json, Value};
-use x402dir::method::answer::answer;
+use x402dir::method::answer::checked_answer;
 use x402dir::method::index::Index;
-use x402dir::method::query::Filters;
+use x402dir::method::query::{FilterText, Filters};
 use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
 use x402dir::site::{self, api::method as shards};
 
@@ -50,6 +50,12 @@ const PRICES: &[Option<&str>] = &[
     Some("-1"),
     Some("5."),
     Some("1e3"),
+    Some("$0.01"),
+    Some(" 0.05 USD"),
+    Some("0.5usdc"),
+    Some("1$"),
+    Some("$"),
+    Some("1 eur"),
 ];
 const NETWORKS: &[Option<&str>] = &[
     None,
@@ -63,6 +69,27 @@ const NETWORKS: &[Option<&str>] = &[
     Some("Base"),
     Some("eip155:1"),
     Some("bogus net"),
+    Some("BASE  SEPOLIA"),
+    Some(" solana_devnet "),
+    Some("Solana"),
+    Some("basee"),
+    Some("eip155:999"),
+    Some("polygon"),
+    Some(""),
+    Some("base\u{7}"),
+];
+const OFFSETS: &[Option<&str>] = &[
+    None,
+    None,
+    None,
+    Some("0"),
+    Some("3"),
+    Some("10"),
+    Some("1000"),
+    Some("1000000"),
+    Some("1000001"),
+    Some("-1"),
+    Some("x"),
 ];
 const LIMITS: &[Option<&str>] =
     &[None, None, Some("1"), Some("3"), Some("10"), Some("50"), Some("0"), Some("51"), Some("x"), Some("050")];
@@ -115,7 +142,9 @@ fn generate(rng: &mut Rng, vocabulary: &[String], documents: &[Vec<String>], n: 
                 "text": text,
                 "max_price": if filtered { *rng.pick(PRICES) } else { None },
                 "network": if filtered { *rng.pick(NETWORKS) } else { None },
+                "exclude_testnets": filtered && rng.below(3) == 0,
                 "limit": if filtered { *rng.pick(LIMITS) } else { None },
+                "offset": if filtered { *rng.pick(OFFSETS) } else { None },
             })
         })
         .collect()
@@ -161,8 +190,15 @@ fn composer_answers(api: &Path, queries: &[Value], file: &Path) -> Vec<Value> {
 /// the filter error with its message.
 fn rust_answer(index: &Index, method: &Method, q: &Value) -> Value {
     let s = |k: &str| q[k].as_str();
-    match Filters::parse(s("max_price"), s("network"), s("limit")) {
-        Ok(filters) => serde_json::to_value(answer(index, method, s("text").unwrap(), &filters)).unwrap(),
+    let text = FilterText {
+        max_price: s("max_price"),
+        network: s("network"),
+        exclude_testnets: q["exclude_testnets"].as_bool().unwrap_or(false),
+        limit: s("limit"),
+        offset: s("offset"),
+    };
+    match Filters::read(text).and_then(|filters| checked_answer(index, method, s("text").unwrap(), &filters)) {
+        Ok(answer) => serde_json::to_value(answer).unwrap(),
         Err(e) => json!({"error": {"code": "INVALID_FILTER", "message": e.to_string()}}),
     }
 }

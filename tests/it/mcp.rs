@@ -126,7 +126,7 @@ fn a_handshake_client_lists_the_tool_and_gets_the_cli_answer() {
     assert_eq!(tool["inputSchema"]["required"], json!(["query"]));
     let properties: Vec<&str> =
         tool["inputSchema"]["properties"].as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(properties, ["query", "max_price", "network", "limit"]);
+    assert_eq!(properties, ["query", "max_price", "network", "exclude_testnets", "limit", "offset"]);
     let published: Value =
         serde_json::from_slice(&std::fs::read(repo_root().join("content/schema/answer.schema.json")).unwrap()).unwrap();
     assert_eq!(tool["outputSchema"], published, "the output schema is the published answer schema");
@@ -211,7 +211,9 @@ fn bad_requests_get_errors_and_bad_arguments_get_tool_errors() {
     for (arguments, code) in [
         (json!({"query": "weather", "max_price": -1}), "INVALID_FILTER"),
         (json!({"query": "weather", "limit": 500}), "INVALID_FILTER"),
-        (json!({"query": "weather", "network": "base sepolia"}), "INVALID_FILTER"),
+        (json!({"query": "weather", "network": "basee"}), "INVALID_FILTER"),
+        (json!({"query": "weather", "offset": -1}), "INVALID_FILTER"),
+        (json!({"query": "weather", "exclude_testnets": "yes"}), "INVALID_ARGUMENT"),
         (json!({"query": "weather", "colour": "blue"}), "INVALID_ARGUMENT"),
         (json!({"limit": 3}), "INVALID_ARGUMENT"),
     ] {

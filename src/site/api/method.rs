@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use crate::method::answer::{answer, method_ref, single_word_answer, VersionRef};
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
-use crate::method::names::{self, bucket, network_key, token_file};
+use crate::method::names::{self, bucket, network_key, token_file, TESTNETS_ONLY_KEY};
+use crate::method::networks;
 use crate::method::query::{Filters, MIN_TOKEN_CHARS};
 use crate::method::view::{Fields, Listing};
 use crate::method::{Method, SOURCE_LIMITS};
@@ -153,6 +154,9 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<Posting>> {
         for n in &e.networks {
             lists.entry(network_key(n)).or_default().push((id as u32, false));
         }
+        if e.testnets_only {
+            lists.entry(TESTNETS_ONLY_KEY.to_owned()).or_default().push((id as u32, false));
+        }
     }
     lists
 }
@@ -170,7 +174,7 @@ pub fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
 struct Manifest<'a> {
     api_version: u32,
     method: crate::method::answer::RuleRef,
-    segments: VersionRef,
+    segments: Value,
     screening: VersionRef,
     assets: VersionRef,
     snapshot: crate::method::answer::SnapshotRef,
@@ -369,7 +373,11 @@ fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static>
     Manifest {
         api_version: API_VERSION,
         method: method_ref(method),
-        segments: empty.meta.segments,
+        // Results carry segment ids; people read the labels (and facet pages are by id).
+        segments: json!({
+            "version": empty.meta.segments.version,
+            "labels": method.segments.segments.iter().map(|s| (s.id.as_str(), s.label.as_str())).collect::<BTreeMap<_, _>>(),
+        }),
         screening: empty.meta.screening,
         assets: empty.meta.assets,
         snapshot: empty.meta.snapshot,
@@ -380,7 +388,7 @@ fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static>
             "quarantined": index.report.quarantined.len(),
             "rejected": index.report.rejected.len(),
         }),
-        networks: json!({ "aliases": aliases }),
+        networks: json!({ "aliases": aliases, "known": networks::known(index, method.assets) }),
         shards: json!({
             "hash": "fnv1a32",
             "buckets": buckets,
