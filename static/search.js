@@ -1,20 +1,27 @@
 // Wires the search form to the composer. Loaded as an external module (no inline
 // script, so the site's strict Content-Security-Policy holds).
 
-import { query, render } from "./composer.js";
+import { el, httpSource, loadManifest, query, render, rowNames, tokenCounts } from "./composer.js";
+import { DEFAULT_LIMIT } from "./rules.js";
 
-const FILTERS = ["max_price", "network", "limit"];
-const FIELDS = ["q", ...FILTERS];
+const TEXT_FILTERS = ["max_price", "network", "limit"];
+// Every value a search's address can carry, in the order it writes them.
+const FIELDS = ["q", "max_price", "network", "exclude_testnets", "limit", "offset"];
 
 const form = document.querySelector("form#search");
 const results = document.querySelector("#results");
+const api = results?.getAttribute("data-api");
+// The snapshot's folder, "/2025-12-31/": the API's parent.
+const folder = api?.replace(/api\/$/, "");
 // Each search gets a number, so a slow earlier answer cannot replace a later one.
 let latest = 0;
+// The offset of the search shown: set by the pager's links, reset by the form.
+let offset = null;
 
 /** The form's values: the words as typed; a filter left blank is absent. */
 function readForm() {
-  const values = { q: form.elements.q.value };
-  for (const name of FILTERS) {
+  const values = { q: form.elements.q.value, exclude_testnets: form.elements.exclude_testnets.checked, offset };
+  for (const name of TEXT_FILTERS) {
     const text = form.elements[name].value.trim();
     values[name] = text === "" ? null : text;
   }
@@ -25,18 +32,35 @@ function readForm() {
 function shareableUrl(values) {
   const params = new URLSearchParams();
   for (const name of FIELDS) {
-    if (values[name] !== null && values[name] !== "") params.set(name, values[name]);
+    const value = values[name];
+    if (name === "exclude_testnets") {
+      if (value) params.set(name, "1");
+    } else if (value !== null && value !== "" && !(name === "offset" && value === "0") && !(name === "limit" && value === String(DEFAULT_LIMIT))) {
+      params.set(name, value);
+    }
   }
   const search = params.toString();
-  return `${location.pathname}${search ? `?${search}` : ""}${location.hash}`;
+  return `${location.pathname}${search ? `?${search}` : ""}`;
 }
 
 function markInvalid(field) {
-  for (const name of FILTERS) {
+  for (const name of TEXT_FILTERS) {
     const input = form.elements[name];
     if (name === field) input.setAttribute("aria-invalid", "true");
     else input.removeAttribute("aria-invalid");
   }
+  // A bad filter is inside the closed filters: open them, so it can be seen and fixed.
+  if (field !== null) form.querySelector("details.filters")?.setAttribute("open", "");
+}
+
+// Segment labels and network names come from the manifest, read once.
+let names = null;
+async function rowNamesOnce() {
+  names ??= loadManifest(httpSource(api)).then(
+    (manifest) => rowNames(manifest, (id) => `${folder}segment/${id}/`),
+    () => undefined,
+  );
+  return names;
 }
 
 async function run(values) {
@@ -44,15 +68,92 @@ async function run(values) {
   results.setAttribute("aria-busy", "true");
   let outcome;
   try {
-    outcome = await query(results.getAttribute("data-api"), values.q, values);
+    outcome = await query(api, values.q, values);
     markInvalid(null);
   } catch (e) {
     markInvalid(e.field ?? null);
     outcome = { error: { code: e.code ?? "ERROR", message: e.message } };
   }
+  const shown = await rowNamesOnce();
   if (ticket !== latest) return;
   results.removeAttribute("aria-busy");
-  render(results, outcome, document);
+  render(results, outcome, document, shown);
+  if (outcome.meta && outcome.data.length > 0) addPager(values, outcome.meta);
+  if (outcome.meta && outcome.data.length === 0 && outcome.meta.query.tokens.length > 0) {
+    await explainEmpty(values, outcome.meta, ticket);
+  }
+}
+
+/** Links to the previous and next pages of the same answer, under its table. */
+function addPager(values, meta) {
+  const { limit, offset: from } = meta.query.filters;
+  if (from === 0 && meta.total_matched <= meta.returned) return;
+  const link = (to, text, rel) => {
+    const a = el(document, "a", { href: shareableUrl({ ...values, offset: String(to) }), rel }, text);
+    a.addEventListener("click", (event) => {
+      event.preventDefault();
+      offset = String(to);
+      const next = { ...values, offset };
+      remember(next, { typed: false });
+      run(next).then(() => results.scrollIntoView({ block: "start" }));
+    });
+    return a;
+  };
+  const nav = el(document, "nav", { class: "pager", "aria-label": "Pages of these results" },
+    from > 0 ? link(Math.max(0, from - limit), `← Previous ${limit}`, "prev") : null,
+    el(document, "span", {}, `${from + 1} to ${from + meta.returned} of ${meta.total_matched}`),
+    from + meta.returned < meta.total_matched ? link(from + limit, `Next ${Math.min(limit, meta.total_matched - from - meta.returned)} →`, "next") : null);
+  results.querySelector(".table-wrap")?.after(nav);
+}
+
+/**
+ * After an answer that found nothing: which words no resource has, the same words in
+ * Explore, and the other published snapshots where the same search finds something.
+ * It never answers in the directory's name: each is a link the visitor can follow.
+ */
+async function explainEmpty(values, meta, ticket) {
+  const { tokens, filters } = meta.query;
+  const box = el(document, "div", { class: "empty-help" });
+  const quote = (words) => words.map((w) => `"${w}"`).join(", ");
+  const counts = await tokenCounts(api, tokens).catch(() => null);
+  if (counts) {
+    const missing = tokens.filter((t) => counts.get(t) === 0);
+    const filtered = filters.max_price !== null || filters.network !== null || filters.exclude_testnets;
+    box.append(el(document, "p", { class: "missing" }, missing.length > 0
+      ? `No resource of this snapshot has ${quote(missing)} as a whole word. Words match whole and as written: no stemming, so "images" does not find "image".`
+      : `Every word is in some resource, but no resource has all of them${filtered ? " within these filters" : ""}.`));
+  }
+  const explore = `${folder}explore/?${new URLSearchParams({ q: values.q })}`;
+  box.append(el(document, "p", { class: "explore" }, "Explore ranks resources by similar words too (it is not the directory's answer): ",
+    el(document, "a", { href: explore }, `explore ${quote(tokens)}`), "."));
+  const elsewhere = await otherSnapshots(values, meta.snapshot.date);
+  if (ticket !== latest) return;
+  if (elsewhere.length > 0) {
+    box.append(el(document, "p", {}, "The same search finds resources in other snapshots:"),
+      el(document, "ul", { class: "elsewhere" }, ...elsewhere.map(({ date, search, total }) =>
+        el(document, "li", {}, el(document, "a", { href: search }, `Snapshot of ${date}`), `: ${total} resource${total === 1 ? "" : "s"}`))));
+  } else {
+    box.append(el(document, "p", { class: "elsewhere-none" }, "No other published snapshot has resources for this search either."));
+  }
+  results.querySelector("p.empty")?.after(box);
+}
+
+/** The other published snapshots (root snapshots.json) where the same search matches. */
+async function otherSnapshots(values, date) {
+  const list = await httpSource("/")("snapshots.json").catch(() => null);
+  if (!list) return [];
+  const found = await Promise.all(list.snapshots.filter((s) => s.date !== date).map(async (s) => {
+    try {
+      const answer = await query(s.api, values.q, { ...values, limit: "1", offset: null });
+      const total = answer.meta?.total_matched ?? 0;
+      const params = new URL(shareableUrl({ ...values, offset: null }), location.href).search;
+      return total > 0 ? { date: s.date, search: `${s.search}${params}`, total } : null;
+    } catch {
+      // Another method version, or a network that snapshot does not know: not found there.
+      return null;
+    }
+  }));
+  return found.filter(Boolean);
 }
 
 // Typing waits this long for a pause before searching.
@@ -67,7 +168,7 @@ let typedEntryAt = null;
 /** Records a search in the history: a new entry, unless it continues one being typed. */
 function remember(values, { typed }) {
   const url = shareableUrl(values);
-  if (url === `${location.pathname}${location.search}${location.hash}`) return;
+  if (url === `${location.pathname}${location.search}`) return;
   const now = Date.now();
   if (typed && typedEntryAt !== null && now - typedEntryAt < SAME_ENTRY_MS) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
@@ -84,8 +185,11 @@ function showResults() {
 function onSubmit(event) {
   event.preventDefault();
   clearTimeout(typingTimer);
+  offset = null;
   const values = readForm();
   remember(values, { typed: false });
+  // On a phone the keyboard would cover the results: put it away.
+  document.activeElement?.blur?.();
   run(values).then(showResults);
 }
 
@@ -93,8 +197,9 @@ function onSubmit(event) {
 function onInput() {
   clearTimeout(typingTimer);
   typingTimer = setTimeout(() => {
+    offset = null;
     const values = readForm();
-    if (values.q.trim() === "" && FILTERS.every((name) => values[name] === null || name === "limit")) return;
+    if (values.q.trim() === "" && !values.exclude_testnets && values.max_price === null && values.network === null) return;
     remember(values, { typed: true });
     run(values);
   }, DEBOUNCE_MS);
@@ -109,8 +214,13 @@ function runFromUrl() {
     results.removeAttribute("data-state");
     return;
   }
-  for (const name of FIELDS) {
-    form.elements[name].value = params.get(name) ?? (name === "limit" ? "10" : "");
+  form.elements.q.value = params.get("q") ?? "";
+  for (const name of TEXT_FILTERS) form.elements[name].value = params.get(name) ?? (name === "limit" ? "10" : "");
+  form.elements.exclude_testnets.checked = params.get("exclude_testnets") === "1";
+  offset = params.get("offset");
+  // Filters in the address are shown, not hidden in the closed box.
+  if (["max_price", "network", "exclude_testnets"].some((name) => params.has(name))) {
+    form.querySelector("details.filters")?.setAttribute("open", "");
   }
   run(readForm());
 }

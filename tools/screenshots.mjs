@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Screenshots of the site's main pages for a design review (issue 9, part 5): the built
+// Screenshots of the site's main pages for a design review (issues 9 and 17): the built
 // site served as in production (gzip, netlify.toml's CSP; tests/e2e/serve.mjs) and shot
 // in headless Chromium at two phone widths and a desktop one, light and dark, full page
 // and first viewport. Not a test: it judges nothing; a person looks at the files.
@@ -15,6 +15,7 @@ import { buildSite, repo, serveSite } from "../tests/e2e/site.mjs";
 import { METHOD_VERSION } from "../static/rules.js";
 
 const SIZES = {
+  phone390: { width: 390, height: 844 },
   phone: { width: 360, height: 780 },
   phone320: { width: 320, height: 700 },
   desktop: { width: 1280, height: 900 },
@@ -60,6 +61,8 @@ const PAGES = [
   ...(charted ? [{ name: "resource-chart", path: `/${newest}/r/${charted}/` }] : []),
   { name: "method", path: `/method/${METHOD_VERSION}/` },
   { name: "search", path: `/${DATE}/`, then: search },
+  // An answer that found nothing, on the small newest snapshot: what it says instead.
+  { name: "search-empty", path: `/${newest}/search/?q=weather`, then: (page) => page.waitForSelector("#results .empty-help ul, #results .empty-help .elsewhere-none") },
   // The same results reached by a shared link (the no-JS form's target).
   { name: "search-link", path: `/${DATE}/search/?q=token+price`, then: (page) => page.waitForSelector("#results[data-state]:not([aria-busy])") },
 ];
@@ -80,7 +83,7 @@ function look(page) {
       .slice(0, 3).map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : "")) : [];
     const seen = (sel) => { const e = document.querySelector(sel); if (!e) return "absent"; const r = e.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 ? (r.bottom <= innerHeight ? "in first viewport" : "starts in first viewport") : `below first viewport (top ${Math.round(r.top + scrollY)} px)`; };
     return [wide > 0 ? `horizontal overflow ${wide} px (${culprits.join(", ")})` : "no horizontal overflow",
-      `snapshot date ${seen(".limits .snapshot")}`, `limits ${seen(".limits ol")}`,
+      `snapshot date ${seen(".limits .snapshot")}`, `limits ${seen(".limits ul.brief")}`,
       ...(document.querySelector("#results[data-state]") ? [`results ${seen("#results")}`] : []),
       // A wrapped table scrolls sideways: the columns past its edge are out of sight.
       ...[...document.querySelectorAll(".table-wrap")].filter((w) => w.scrollWidth > w.clientWidth)

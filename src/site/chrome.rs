@@ -5,7 +5,7 @@ use crate::method::answer::SnapshotRef;
 use crate::method::corrections::Corrections;
 use crate::method::index::Index;
 use crate::method::names;
-use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS};
+use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS_BRIEF};
 
 /// What every page of a snapshot shows around its content.
 pub struct Chrome {
@@ -18,6 +18,7 @@ pub struct Chrome {
     pub static_base: String,
     pub method_path: String,
     pub method_version: &'static str,
+    /// The source's three limits, briefly; the method page has them in full.
     pub limits: &'static [&'static str; 3],
 }
 
@@ -37,7 +38,7 @@ impl Chrome {
             static_base: names::in_snapshot(&h.date, names::STATIC_DIR),
             method_path: names::method_page(),
             method_version: DISCOVERY_METHOD_VERSION,
-            limits: &SOURCE_LIMITS,
+            limits: &SOURCE_LIMITS_BRIEF,
         }
     }
 
@@ -51,7 +52,7 @@ impl Chrome {
             static_base: names::in_snapshot(latest_date, names::STATIC_DIR),
             method_path: names::method_page(),
             method_version: DISCOVERY_METHOD_VERSION,
-            limits: &SOURCE_LIMITS,
+            limits: &SOURCE_LIMITS_BRIEF,
         }
     }
 }

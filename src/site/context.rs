@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::explore::eval::GoldenSet;
 use crate::method::index::Index;
 use crate::method::names;
+use crate::method::networks::{self, KnownNetwork};
 use crate::method::Method;
 use crate::site::api::Sink;
 use crate::site::chrome::Chrome;
@@ -27,7 +28,9 @@ pub struct SnapshotContext<'a> {
     /// Every browsable listing, in the order their pages are written.
     pub listings: Vec<BrowseList>,
     pub facets: Facets,
-    /// The networks any resource accepts, for the search forms' network filter.
+    /// Every network a filter can name, with the names pages show (`networks::known`).
+    pub known_networks: Vec<KnownNetwork>,
+    /// The names of the networks any resource accepts, for the search forms' network filter.
     pub networks: Vec<String>,
     /// The golden set, when it was labelled on this snapshot: its folder then carries
     /// the evaluation (content/explore.md#evaluation).
@@ -48,7 +51,8 @@ impl<'a> SnapshotContext<'a> {
         };
         let previous = new_since.as_ref().map(|n| n.previous.as_str());
         let (listings, facets) = facets::listings(index, method, previous.zip(new_ids));
-        let networks = facets.networks.iter().map(|f| f.label.clone()).collect();
+        let known_networks = networks::known(index, method.assets);
+        let networks = known_networks.iter().filter(|n| n.resources > 0).map(|n| n.name.clone()).collect();
         let date = index.header.date.as_str();
         let golden = Some(GoldenSet::embedded()?).filter(|g| g.snapshot == date);
         Ok(SnapshotContext {
@@ -61,6 +65,7 @@ impl<'a> SnapshotContext<'a> {
             new_since,
             listings,
             facets,
+            known_networks,
             networks,
             golden,
         })
@@ -70,6 +75,11 @@ impl<'a> SnapshotContext<'a> {
     /// listing's); `None` when there is no comparable previous snapshot.
     pub fn new_ids(&self) -> Option<&[usize]> {
         self.listings.iter().find(|l| l.dir == names::NEW_DIR).map(|l| l.ids.as_slice())
+    }
+
+    /// How a network is shown: its name, and whether it is a test network.
+    pub fn network<'s>(&'s self, id: &'s str) -> (&'s str, bool) {
+        self.known_networks.iter().find(|n| n.id == id).map_or((id, false), |n| (n.name.as_str(), n.testnet))
     }
 
     /// The address of the folder `dir` of this snapshot.

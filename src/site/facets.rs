@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::names;
+use crate::method::networks;
 use crate::method::Method;
 
 /// Price bands for browsing, by lowest USD price per call (upper bounds inclusive):
@@ -83,7 +84,7 @@ pub fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>)
         menu.push(Facet { href: names::in_snapshot(date, &listing.dir), label, count: listing.ids.len() });
         out.push(listing);
     };
-    for (label, listing) in network_listings(index) {
+    for (label, listing) in network_listings(index, method) {
         add(&mut facets.networks, label, listing);
     }
     for (label, listing) in price_listings(index) {
@@ -116,22 +117,23 @@ fn new_listing(previous: &str, ids: Vec<usize>) -> BrowseList {
     }
 }
 
-/// A listing per network any entry accepts payment on, by network id; each with its
-/// menu label.
-fn network_listings(index: &Index) -> Vec<(String, BrowseList)> {
-    let mut networks: Vec<&str> = index.entries.iter().flat_map(|e| e.networks.iter().map(String::as_str)).collect();
-    networks.sort_unstable();
-    networks.dedup();
-    networks
+/// A listing per network any entry accepts payment on (the asset table's first, in its
+/// order, then the others by id), each with its menu label: the network's name, and
+/// "testnet" for a test network.
+fn network_listings(index: &Index, method: &Method) -> Vec<(String, BrowseList)> {
+    networks::known(index, method.assets)
         .into_iter()
+        .filter(|n| n.resources > 0)
         .map(|n| {
+            let described = n.described();
             let listing = BrowseList {
-                dir: names::network_dir(&network_slug(n)),
-                heading: format!("Accepts payment on {n}"),
-                intro: format!("Resources that list {n} among their payment options."),
-                ids: ids_where(index, |e| e.networks.iter().any(|x| x == n)),
+                dir: names::network_dir(&network_slug(&n.id)),
+                heading: format!("Accepts payment on {described}"),
+                intro: format!("Resources that list {described} among their payment options."),
+                ids: ids_where(index, |e| e.networks.contains(&n.id)),
             };
-            (n.to_owned(), listing)
+            let label = if n.testnet { format!("{} (testnet)", n.name) } else { n.name };
+            (label, listing)
         })
         .collect()
 }

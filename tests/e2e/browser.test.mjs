@@ -42,6 +42,8 @@ async function open(path) {
 }
 
 async function search(page, fields) {
+  // The filters sit in a box that opens on demand.
+  if (Object.keys(fields).some((name) => name !== "q")) await page.$eval("details.filters", (d) => { d.open = true; });
   for (const [name, value] of Object.entries(fields)) await page.fill(`#${name}`, value);
   await page.click("form#search button");
   await page.waitForSelector("#results[data-state]:not([aria-busy])");
@@ -57,8 +59,8 @@ test("a typed query renders the rows the Rust CLI answers, in order", async () =
   const state = await search(page, { q: "token price", limit: "20" });
   assert.equal(state, "results");
   const expected = cli("--limit", "20", "token", "price");
-  const links = await page.$$eval("#results table.resources tbody tr td a", (as) => as.map((a) => a.textContent));
-  assert.deepEqual(links.filter((t) => t.startsWith("http")), expected.data.map((r) => r.resource));
+  const urls = await page.$$eval("#results table.resources tbody tr td .url", (spans) => spans.map((s) => s.textContent));
+  assert.deepEqual(urls, expected.data.map((r) => r.resource));
   const counts = await page.$eval("#results .counts", (p) => [p.dataset.total, p.dataset.returned]);
   assert.deepEqual(counts.map(Number), [expected.meta.total_matched, expected.meta.returned]);
   assert.match(await page.textContent("#results"), /Rule applied: every token \("token", "price"\)/);
@@ -200,7 +202,7 @@ test("explore ranks a paraphrase as the Rust CLI does, with every list's rank sh
   const rows = await page.$$eval("#results table.explore tbody tr", (trs) =>
     trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
   assert.equal(rows.length, 12);
-  const links = await page.$$eval("#results table.explore tbody tr td.resource > a", (as) => as.map((a) => a.textContent));
+  const links = await page.$$eval("#results table.explore tbody tr td.resource > .url", (spans) => spans.map((s) => s.textContent));
   assert.deepEqual(links, expected.data.map((r) => r.resource));
   // BM25, dense and fused ranks as the CLI states them ("—" where a list did not place it).
   const shown = rows.map((cells) => cells.slice(2, 5));
@@ -318,5 +320,171 @@ test("with JavaScript off, a search says it needs JavaScript and offers browse, 
     assert.equal(reply.status(), 200, href);
     await page.goBack();
   }
+  await context.close();
+});
+
+/** A 390 × 844 phone, with page errors collected. */
+async function phone() {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  return { context, page, problems };
+}
+
+const settled = (page) => page.waitForSelector("#results[data-state]:not([aria-busy])");
+
+test("networks show by name with testnets badged; the filter takes names and answers an unknown one with the known ones", async () => {
+  const { context, page, problems } = await phone();
+  // Rows: names, never CAIP-2 ids; a Base Sepolia row carries the badge.
+  await page.goto(`${server.origin}/${DATE}/search/?q=token+price`);
+  await settled(page);
+  const networks = await page.$$eval("#results td.networks", (tds) => tds.map((td) => td.textContent));
+  assert.ok(networks.length > 0 && networks.every((t) => !/eip155:|solana:/.test(t)), JSON.stringify(networks));
+  assert.ok(await page.locator("#results td.networks .badge.testnet").count() > 0, "a testnet row is badged");
+  // "Base" and "$0.01", as people type them: the answer the CLI gives for eip155:8453 and 0.01.
+  await page.goto(`${server.origin}/${DATE}/search/`);
+  await page.fill("#q", "weather");
+  await page.click("details.filters summary");
+  await page.fill("#network", "Base");
+  await page.fill("#max_price", "$0.01");
+  await page.click("form#search button");
+  await settled(page);
+  assert.equal(await page.getAttribute("#results", "data-state"), "results");
+  const expected = cli("--network", "eip155:8453", "--max-price", "0.01", "weather");
+  assert.equal(Number(await page.getAttribute("#results .counts", "data-total")), expected.meta.total_matched);
+  assert.match(await page.textContent("#results .rule"), /accepts payment on network eip155:8453/);
+  // Hiding testnets leaves out the rows paid only on them.
+  await page.fill("#network", "");
+  await page.fill("#max_price", "");
+  await page.fill("#q", "token price");
+  await page.check("#exclude_testnets");
+  await page.click("form#search button");
+  await settled(page);
+  const hidden = cli("--exclude-testnets", "token", "price");
+  assert.equal(Number(await page.getAttribute("#results .counts", "data-total")), hidden.meta.total_matched);
+  assert.ok(hidden.meta.total_matched < cli("token", "price").meta.total_matched, "some token price rows are testnet-only");
+  assert.equal(await page.locator("#results td.networks").filter({ hasNotText: /,/ }).locator(".badge.testnet").count(), 0);
+  assert.match(page.url(), /exclude_testnets=1/);
+  // A typo is not an empty answer: it names the networks this snapshot knows.
+  await page.uncheck("#exclude_testnets");
+  await page.fill("#network", "basee");
+  await page.click("form#search button");
+  await settled(page);
+  assert.equal(await page.getAttribute("#results", "data-state"), "error");
+  const said = await page.textContent("#results .error");
+  assert.match(said, /^unknown network "basee": the networks in this snapshot are Base \(eip155:8453\), Base Sepolia \(eip155:84532, testnet\)/);
+  assert.equal(await page.getAttribute("#network", "aria-invalid"), "true");
+  // The CLI says the same.
+  let cliSaid = "";
+  try {
+    execFileSync(bin, ["query", "--snapshot", join(repo, "content", "snapshots", `${DATE}.json`), "--network", "basee", "weather"], { cwd: repo, stdio: "pipe" });
+  } catch (e) {
+    cliSaid = String(e.stderr);
+  }
+  assert.ok(cliSaid.includes(said), cliSaid);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("an answer longer than a page is paged, each page its own history entry", async () => {
+  const { context, page, problems } = await phone();
+  await page.goto(`${server.origin}/${DATE}/search/?q=ai+agent`);
+  await settled(page);
+  const all = cli("--limit", "50", "ai", "agent");
+  const ranks = () => page.$$eval("#results tr[data-rank]", (trs) => trs.map((tr) => Number(tr.dataset.rank)));
+  const urls = () => page.$$eval("#results td .url", (spans) => spans.map((s) => s.textContent));
+  assert.deepEqual(await ranks(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.ok(all.meta.total_matched > 50, "more matches than one answer can hold");
+  // Walk to the last page: every match can be seen.
+  const seen = new Set(await urls());
+  while (await page.locator("#results nav.pager a[rel=next]").count() > 0) {
+    await page.click("#results nav.pager a[rel=next]");
+    await page.waitForFunction((n) => document.querySelectorAll("#results tr[data-rank]").length > 0 && Number(document.querySelector("#results tr[data-rank]").dataset.rank) === n, seen.size + 1);
+    for (const u of await urls()) seen.add(u);
+  }
+  assert.equal(seen.size, all.meta.total_matched);
+  // Page two is the CLI's offset 10, in the same order.
+  await page.goto(`${server.origin}/${DATE}/search/?q=ai+agent&offset=10`);
+  await settled(page);
+  assert.deepEqual(await ranks(), [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+  assert.deepEqual(await urls(), cli("--offset", "10", "ai", "agent").data.map((r) => r.resource));
+  // Back returns to the page before.
+  await page.click("#results nav.pager a[rel=prev]");
+  await page.waitForFunction(() => document.querySelector("#results tr[data-rank]")?.dataset.rank === "1");
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector("#results tr[data-rank]")?.dataset.rank === "11");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("result rows are titled by name, chips lead to their segment, and missing figures say so once", async () => {
+  const { context, page, problems } = await phone();
+  await page.goto(`${server.origin}/${DATE}/search/?q=weather`);
+  await settled(page);
+  const expected = cli("weather");
+  const titles = await page.$$eval("#results a.title", (as) => as.map((a) => a.textContent));
+  // A service name when the listing has one, else host and last path part: never the raw URL.
+  expected.data.forEach((r, i) => {
+    assert.notEqual(titles[i], r.resource);
+    if (r.service_name) assert.equal(titles[i], r.service_name);
+    else assert.ok(r.resource.includes(titles[i].split(" › ")[0]), titles[i]);
+  });
+  assert.ok(!(await page.textContent("#results thead")).includes("match_score"), "no raw field name heads a column");
+  // This snapshot has no usage counters: each row says so once, no row shows four dashes.
+  const usage = await page.$$eval("#results tr[data-rank]", (trs) => trs.map((tr) => [tr.querySelectorAll(".no-usage").length, (tr.textContent.match(/—/g) ?? []).length]));
+  assert.ok(usage.every(([once, dashes]) => once === 1 && dashes <= 1), JSON.stringify(usage));
+  const box = await page.locator("#results tr[data-rank]").first().boundingBox();
+  assert.ok(box.height <= 240, `a result takes ${box.height} px`);
+  // A chip is its segment's listing, under the label the facet menu uses.
+  const chip = page.locator("#results a.segment").first();
+  const label = await chip.textContent();
+  await chip.click();
+  await page.waitForLoadState();
+  assert.equal(await page.textContent("h1"), `Segment: ${label}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("an empty answer names the words that matched nothing, offers Explore, and links the snapshots where the words match", async () => {
+  const { context, page, problems } = await phone();
+  await page.goto(`${server.origin}/2026-08-20/search/?q=weather`);
+  await settled(page);
+  assert.equal(await page.getAttribute("#results", "data-state"), "empty");
+  await page.waitForSelector("#results .empty-help ul.elsewhere, #results .empty-help .elsewhere-none");
+  assert.match(await page.textContent("#results .empty-help .missing"), /"weather"/);
+  const explore = await page.getAttribute("#results .empty-help .explore a", "href");
+  assert.equal(explore, "/2026-08-20/explore/?q=weather");
+  const elsewhere = await page.$$eval("#results ul.elsewhere li", (lis) => lis.map((li) => [li.querySelector("a").getAttribute("href"), li.textContent]));
+  const expected = ["2025-12-31", "2025-12-18"].map((d) => [d, JSON.parse(execFileSync(bin, ["query", "--json", "--snapshot", join(repo, "content", "snapshots", `${d}.json`), "weather"], { cwd: repo })).meta.total_matched]);
+  assert.deepEqual(elsewhere, expected.map(([d, n]) => [`/${d}/search/?q=weather`, `Snapshot of ${d}: ${n} resources`]));
+  // Followed, the link answers there.
+  await page.click("#results ul.elsewhere a");
+  await settled(page);
+  assert.equal(Number(await page.getAttribute("#results .counts", "data-total")), expected[0][1]);
+  // Words that each match, but not together, are told apart from words that match nothing.
+  await page.goto(`${server.origin}/${DATE}/search/?q=weather+binance`);
+  await settled(page);
+  await page.waitForSelector("#results .empty-help .missing");
+  assert.match(await page.textContent("#results .empty-help .missing"), /^Every word is in some resource, but no resource has all of them\.$/);
+  await page.goto(`${server.origin}/${DATE}/explore/?q=weather`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the limits are one line with a link to their full text, stated once on a search page", async () => {
+  const { context, page, problems } = await phone();
+  await page.goto(`${server.origin}/${DATE}/search/?q=weather`);
+  await settled(page);
+  assert.equal(await page.locator("aside.limits").count(), 1);
+  assert.equal(await page.locator("#results ul.limits").count(), 0);
+  assert.equal(await page.locator("aside.limits ul.brief li").count(), 3);
+  const full = await page.getAttribute("aside.limits a", "href");
+  assert.match(full, /^\/method\/[0-9.]+\/#limits$/);
+  const reply = await page.goto(server.origin + full);
+  assert.equal(reply.status(), 200);
+  assert.equal(await page.locator("#limits").count(), 1);
+  assert.deepEqual(problems, []);
   await context.close();
 });

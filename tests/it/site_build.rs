@@ -335,6 +335,8 @@ fn hostile_text_is_escaped_in_every_page() {
         "em",
         "pre",
         "hr",
+        "details",
+        "summary",
     ];
     let mut pages = 0;
     for (rel, bytes) in files_under(&out) {

@@ -56,10 +56,12 @@ pub fn call_view(e: &Entry, method: &Method) -> CallView {
                 (Some(n), None) => format!("{n} atomic units of {asset}"),
                 (None, _) => "no readable amount".to_owned(),
             };
-            let network = match (a.network.as_deref(), &network_id) {
-                (Some(n), Some(id)) if n != id => format!("{n} ({id})"),
-                (Some(n), _) => n.to_owned(),
-                (None, _) => "no network named".to_owned(),
+            let name = network_id.as_deref().and_then(|id| method.assets.network_name(id));
+            let network = match (a.network.as_deref(), &network_id, name) {
+                (Some(_), Some(id), Some(name)) => format!("{name} ({id})"),
+                (Some(n), Some(id), None) if n != id => format!("{n} ({id})"),
+                (Some(n), _, _) => n.to_owned(),
+                (None, _, _) => "no network named".to_owned(),
             };
             PayOption {
                 usd: price.and_then(|p| p.usd).map(|d| usd(Some(d))),

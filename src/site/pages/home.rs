@@ -29,7 +29,7 @@ pub fn home_page<'a>(cx: &'a SnapshotContext) -> HomePage<'a> {
     HomePage {
         c: &cx.chrome,
         entries,
-        rows: table_rows(cx.index, &ids),
+        rows: table_rows(cx, &ids),
         caption: format!("The first {} of {entries} resources, in browse order", ids.len()),
         facets: &cx.facets,
         api: cx.href(names::API_DIR),

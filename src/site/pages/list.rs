@@ -44,7 +44,7 @@ pub fn list_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList, page: usize)
         heading: listing.heading.clone(),
         intro: format!("{} {total} resources.", listing.intro),
         caption: format!("{} to {} of {total}", start + 1.min(ids.len()), start + ids.len()),
-        rows: table_rows(cx.index, ids),
+        rows: table_rows(cx, ids),
         pager: Pager {
             page,
             pages,

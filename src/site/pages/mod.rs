@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::method::assets::Decimal;
-use crate::method::index::{Entry, Index};
+use crate::method::index::Entry;
 use crate::method::names;
 use crate::method::view::clip;
 
@@ -49,16 +49,23 @@ const ASSETS: &[(&str, &str)] = &[
     ("favicon.svg", include_str!("../../../static/favicon.svg")),
 ];
 
-/// One line of a resource table.
+/// One line of a resource table, as people scan it: a title, the description's first
+/// line, chips that lead to the segments, then the figures (static/composer.js draws the
+/// search's rows the same way: `resultRow`).
 pub struct TableRow {
     pub rank: usize,
     pub page: String,
+    /// The service's name, or the URL's host and last path part ([`short_title`]).
+    pub title: String,
     pub resource: String,
-    pub service_name: Option<String>,
+    /// The first line of the published description, clipped.
     pub description: Option<String>,
     pub withheld: bool,
-    pub segments: Vec<String>,
+    pub segments: Vec<Chip>,
     pub operator_listing: bool,
+    /// False when the catalogue gave no payers, calls or last call: the row then says
+    /// "no usage counted" once instead of four empty figures.
+    pub usage: bool,
     pub payers: String,
     pub calls: String,
     /// The ratio, and beside it the two counts it comes from (`(670 calls / 668 payers)`).
@@ -66,7 +73,19 @@ pub struct TableRow {
     pub ratio_counts: String,
     pub days: String,
     pub price: String,
-    pub networks: String,
+    pub networks: Vec<NetworkName>,
+}
+
+/// A segment label that leads to the segment's listing.
+pub struct Chip {
+    pub label: String,
+    pub href: String,
+}
+
+/// A network as a row shows it: its name, badged when it is a test network.
+pub struct NetworkName {
+    pub name: String,
+    pub testnet: bool,
 }
 
 /// A count as a table cell: `—` when the catalogue gave none.
@@ -90,30 +109,68 @@ fn usd(p: Option<Decimal>) -> String {
     p.map_or_else(|| "—".to_owned(), |d| format!("${d}"))
 }
 
-pub fn table_row(rank: usize, e: &Entry, index: &Index) -> TableRow {
+/// A row's title when the listing names no service: the URL's host, and its last path
+/// part after ` › ` (`api.example.com › weather`); the URL itself when it has no host.
+pub fn short_title(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = &rest[..rest.find(['?', '#']).unwrap_or(rest.len())];
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    match path.split('/').rfind(|p| !p.is_empty()) {
+        _ if host.is_empty() => url.to_owned(),
+        Some(last) => format!("{host} › {last}"),
+        None => host.to_owned(),
+    }
+}
+
+/// The first line of a description with more than spaces and tabs on it, clipped.
+fn first_line(description: &str) -> Option<String> {
+    description.split(['\n', '\r']).find(|l| l.chars().any(|c| c != ' ' && c != '\t')).map(|l| clip(l, 200))
+}
+
+pub fn table_row(rank: usize, e: &Entry, cx: &SnapshotContext) -> TableRow {
     let (calls_per_payer, ratio_counts) = ratio_and_counts(e);
+    let f = &e.figures;
+    let labels = &cx.method.segments.segments;
     TableRow {
         rank,
-        page: names::resource_page(&index.header.date, &e.slug()),
+        page: names::resource_page(cx.date, &e.slug()),
+        title: match e.resource.service_name.as_deref() {
+            Some(name) if !name.is_empty() => name.to_owned(),
+            _ => short_title(&e.resource.url),
+        },
         resource: e.resource.url.clone(),
-        service_name: e.resource.service_name.clone(),
-        description: e.public_description().map(|d| clip(d, 200)),
+        description: e.public_description().and_then(first_line),
         withheld: e.withheld.is_some(),
-        segments: e.segments.clone(),
+        segments: e
+            .segments
+            .iter()
+            .map(|id| Chip {
+                label: labels.iter().find(|s| &s.id == id).map_or_else(|| id.clone(), |s| s.label.clone()),
+                href: cx.href(&names::segment_dir(id)),
+            })
+            .collect(),
         operator_listing: e.operator_listing,
-        payers: count(e.figures.unique_payers_30d),
-        calls: count(e.figures.calls_30d),
+        usage: f.unique_payers_30d.is_some() || f.calls_30d.is_some() || f.days_since_last_call.is_some(),
+        payers: count(f.unique_payers_30d),
+        calls: count(f.calls_30d),
         calls_per_payer,
         ratio_counts,
-        days: count(e.figures.days_since_last_call),
+        days: count(f.days_since_last_call),
         price: usd(e.min_price_usd),
-        networks: e.networks.join(", "),
+        networks: e
+            .networks
+            .iter()
+            .map(|id| {
+                let (name, testnet) = cx.network(id);
+                NetworkName { name: name.to_owned(), testnet }
+            })
+            .collect(),
     }
 }
 
 /// The table rows of entries `ids`, ranked by their place in browse order.
-fn table_rows(index: &Index, ids: &[usize]) -> Vec<TableRow> {
-    ids.iter().map(|&i| table_row(i + 1, &index.entries[i], index)).collect()
+fn table_rows(cx: &SnapshotContext, ids: &[usize]) -> Vec<TableRow> {
+    ids.iter().map(|&i| table_row(i + 1, &cx.index.entries[i], cx)).collect()
 }
 
 /// The HTML of a rendered template. The templates are written compact (one tag to a
@@ -212,4 +269,25 @@ pub fn write_assets(cx: &SnapshotContext) -> Result<(), Error> {
     (cx.sink)(
         ASSETS.iter().map(|(name, text)| (format!("{}{name}", names::STATIC_DIR), text.as_bytes().to_vec())).collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_without_a_service_name_are_titled_by_host_and_last_path_part() {
+        assert_eq!(short_title("https://api.example.com/v1/weather?city=x#a"), "api.example.com › weather");
+        assert_eq!(short_title("https://api.example.com/v1/weather/"), "api.example.com › weather");
+        assert_eq!(short_title("https://api.example.com"), "api.example.com");
+        assert_eq!(short_title("https://api.example.com/?q=1"), "api.example.com");
+        assert_eq!(short_title("api.example.com:8080/x"), "api.example.com:8080 › x");
+        assert_eq!(short_title("https:///nohost"), "https:///nohost");
+    }
+
+    #[test]
+    fn a_row_shows_the_first_line_with_words_on_it() {
+        assert_eq!(first_line("\n \t\nWeather now.\nMore."), Some("Weather now.".into()));
+        assert_eq!(first_line(" \n\t"), None);
+    }
 }

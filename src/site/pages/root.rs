@@ -229,5 +229,27 @@ fn write_agent_files(output: &Output, base_url: &str, dates: &[DateLink], defaul
     output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
     output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
     output.write("robots.txt", agents::robots(base_url).as_bytes())?;
+    output.write(names::SNAPSHOTS_FILE, &snapshot_list(dates, default))?;
     output.write("llms.txt", agents::llms_txt(base_url, default, &others).as_bytes())
+}
+
+/// `snapshots.json`: the default date, and every date newest first with its counts,
+/// notices and folders.
+fn snapshot_list(dates: &[DateLink], default: &str) -> Vec<u8> {
+    let snapshots: Vec<serde_json::Value> = dates
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "date": d.date,
+                "complete": d.complete,
+                "entries": d.entries,
+                "notices": d.notices,
+                "home": names::in_snapshot(&d.date, names::HOME_DIR),
+                "search": names::in_snapshot(&d.date, names::SEARCH_DIR),
+                "api": names::in_snapshot(&d.date, names::API_DIR),
+            })
+        })
+        .collect();
+    serde_json::to_vec(&serde_json::json!({ "default": default, "snapshots": snapshots }))
+        .expect("JSON values serialise")
 }
