@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
 import { bin, buildSite, repo, serveSite } from "./site.mjs";
-import { EXPLORE_VERSION } from "../../static/rules.js";
+import { EXPLORE_VERSION, METHOD_VERSION } from "../../static/rules.js";
 const DATE = "2025-12-31";
 let server, browser, publicDir;
 
@@ -485,6 +485,31 @@ test("the limits are one line with a link to their full text, stated once on a s
   const reply = await page.goto(server.origin + full);
   assert.equal(reply.status(), 200);
   assert.equal(await page.locator("#limits").count(), 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("on a phone the method page opens with its version, date and contents, and lists every version", async () => {
+  const { context, page, problems } = await phone();
+  await page.goto(`${server.origin}/method/${METHOD_VERSION}/`);
+  assert.match(await page.textContent("p.published"), new RegExp(`^Version ${METHOD_VERSION.replaceAll(".", "\\.")}, published \\d{4}-\\d{2}-\\d{2}\\.`));
+  const toc = page.locator("nav.toc");
+  const box = await toc.boundingBox();
+  assert.ok(box.y < 844, `the contents start ${box.y} px down`);
+  const targets = await toc.locator("a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  assert.ok(targets.length >= 10, `${targets.length} entries`);
+  for (const href of targets) assert.equal(await page.locator(href).count(), 1, href);
+  // Following an entry scrolls to its section.
+  await toc.locator('a[href="#limits"]').click();
+  const top = await page.locator("#limits").evaluate((h) => h.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 100, `#limits at ${top} px`);
+  // Every version, newest first, each with its date and what it changed.
+  const versions = await page.$$eval("table", (tables) => {
+    const list = tables.find((t) => t.querySelector("th")?.textContent === "Version");
+    return [...list.querySelectorAll("tbody tr")].map((tr) => tr.cells[0].textContent);
+  });
+  assert.equal(versions[0], METHOD_VERSION);
+  assert.ok(["1.2.0", "1.1.0", "1.0.0"].every((v) => versions.includes(v)), JSON.stringify(versions));
   assert.deepEqual(problems, []);
   await context.close();
 });
