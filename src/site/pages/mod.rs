@@ -122,6 +122,14 @@ pub fn short_title(url: &str) -> String {
     }
 }
 
+/// What a listing is called on pages: its service name, else [`short_title`].
+pub fn title(e: &Entry) -> String {
+    match e.resource.service_name.as_deref() {
+        Some(name) if !name.is_empty() => name.to_owned(),
+        _ => short_title(&e.resource.url),
+    }
+}
+
 /// The first line of a description with more than spaces and tabs on it, clipped.
 fn first_line(description: &str) -> Option<String> {
     description.split(['\n', '\r']).find(|l| l.chars().any(|c| c != ' ' && c != '\t')).map(|l| clip(l, 200))
@@ -134,10 +142,7 @@ pub fn table_row(rank: usize, e: &Entry, cx: &SnapshotContext) -> TableRow {
     TableRow {
         rank,
         page: names::resource_page(cx.date, &e.slug()),
-        title: match e.resource.service_name.as_deref() {
-            Some(name) if !name.is_empty() => name.to_owned(),
-            _ => short_title(&e.resource.url),
-        },
+        title: title(e),
         resource: e.resource.url.clone(),
         description: e.public_description().and_then(first_line),
         withheld: e.withheld.is_some(),

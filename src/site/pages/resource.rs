@@ -35,7 +35,6 @@ pub struct ResourceView {
     pub resource: String,
     /// A link target only for http(s) URLs; anything else is shown as text.
     pub href: Option<String>,
-    pub service_name: Option<String>,
     pub description: Option<String>,
     pub withheld: Option<WithheldView>,
     pub figures: Vec<FigureRow>,
@@ -52,6 +51,8 @@ pub struct ResourceView {
 #[template(path = "resource.html")]
 pub struct ResourcePage<'a> {
     pub c: &'a Chrome,
+    /// The heading: the service name, or the URL's host and last path part.
+    pub title: String,
     pub r: ResourceView,
     /// How to call it, from the listing alone: at the top of the page.
     pub call: CallView,
@@ -64,6 +65,7 @@ pub fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourcePage<'a>
     let e = &cx.index.entries[id];
     ResourcePage {
         c: &cx.chrome,
+        title: super::title(e),
         r: resource_view(id, e, cx.index, cx.method),
         call: call_view(e, cx.method),
         history: history_view(cx.timeline, cx.index, e),
@@ -74,7 +76,6 @@ pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> Re
     ResourceView {
         resource: e.resource.url.clone(),
         href: link_target(&e.resource.url),
-        service_name: e.resource.service_name.clone(),
         description: e.public_description().map(str::to_owned),
         withheld: e.withheld.as_ref().map(|w| WithheldView {
             count: w.patterns_matched,
