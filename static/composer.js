@@ -371,6 +371,18 @@ export function httpSource(base) {
   };
 }
 
+/**
+ * How to read a source's files: an API base URL ("https://site/2025-12-31/api/"), what
+ * httpSource(base) returns (a function from a path to the parsed file or null), or an
+ * object with such a fetchJson method.
+ */
+export function reader(source) {
+  if (typeof source === "string") return httpSource(source);
+  if (typeof source === "function") return source;
+  if (typeof source?.fetchJson === "function") return (path) => source.fetchJson(path);
+  throw new TypeError("a source is an API base URL, httpSource(base), or an object with fetchJson(path)");
+}
+
 /** One API file, or null when it does not exist. */
 export async function read(fetchJson, path) {
   try {
@@ -604,7 +616,7 @@ function toRow(record, score) {
  * as a Map; read from the shards alone. What an empty answer says about each word.
  */
 export async function tokenCounts(source, tokens) {
-  const fetchJson = typeof source === "string" ? httpSource(source) : (path) => source.fetchJson(path);
+  const fetchJson = reader(source);
   const manifest = await loadManifest(fetchJson);
   const postings = tokens.length > 0 ? await fetchBuckets(fetchJson, manifest.shards, tokens) : new Map();
   return new Map(tokens.map((t) => {
@@ -630,15 +642,16 @@ export function ruleText(tokens, filters) {
 
 /**
  * Answers `text` with `filters` ({max_price, network, limit, offset} as text,
- * exclude_testnets a boolean) from `source`: an API base URL ending in "/api/", or an
- * object { fetchJson(path) } resolving to the parsed file or null when it does not exist.
+ * exclude_testnets a boolean) from `source`: an API base URL ending in "/api/",
+ * httpSource(base), or an object { fetchJson(path) } resolving to the parsed file or
+ * null when it does not exist (`reader`).
  * Returns Rust's answer envelope, or { error: { code: "SOURCE_UNAVAILABLE", message, fix } }.
  * Throws INVALID_FILTER errors: a malformed value before fetching anything, a network
  * the snapshot does not know once its manifest is read.
  */
 export async function query(source, text, filters) {
   const applied = parseFilters(filters);
-  const fetchJson = typeof source === "string" ? httpSource(source) : (path) => source.fetchJson(path);
+  const fetchJson = reader(source);
   try {
     return await answer(fetchJson, String(text ?? ""), applied);
   } catch (e) {

@@ -13,7 +13,6 @@ import {
   errorView,
   fetchBuckets,
   fill,
-  httpSource,
   loadManifest,
   need,
   parseFilters,
@@ -22,6 +21,7 @@ import {
   labelCells,
   withTableRoles,
   read,
+  reader,
   recordsInBlocks,
   resourceCell,
   tokeniseExcept,
@@ -232,7 +232,7 @@ async function run(fetchJson, text, limit) {
  */
 export async function explore(source, text, { limit } = {}) {
   const applied = parseFilters({ limit });
-  const fetchJson = typeof source === "string" ? httpSource(source) : (path) => source.fetchJson(path);
+  const fetchJson = reader(source);
   try {
     return await run(fetchJson, String(text ?? ""), applied.limit);
   } catch (e) {

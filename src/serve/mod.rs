@@ -364,6 +364,14 @@ impl Site {
     }
 
     fn not_found(&self, custom: Vec<(String, String)>) -> Response {
+        // A path's caching rule is for the file it names: Netlify sends a missing file
+        // with max-age=0 whatever the rule says, so an immutable dated path does not
+        // keep "missing" cached for a year.
+        let custom: Vec<(String, String)> = custom
+            .into_iter()
+            .filter(|(n, _)| !n.eq_ignore_ascii_case("cache-control"))
+            .chain([("Cache-Control".to_owned(), NOT_FOUND_CACHE_CONTROL.to_owned())])
+            .collect();
         match self.inside(&self.root.join("404.html")).filter(|p| p.is_file()) {
             Some(page) => self.file(404, &page, custom),
             None => {
@@ -374,6 +382,9 @@ impl Site {
         }
     }
 }
+
+/// What Netlify sends as a missing file's Cache-Control.
+pub const NOT_FOUND_CACHE_CONTROL: &str = "public, max-age=0, must-revalidate";
 
 fn with_query(location: &str, query: Option<&str>) -> String {
     match query {

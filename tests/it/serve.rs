@@ -178,6 +178,76 @@ fn cache_control_follows_the_path() {
 }
 
 #[test]
+fn the_json_apis_are_readable_from_any_origin_and_nothing_else_is() {
+    let server = serve();
+    let date = newest_date();
+    for target in [
+        format!("/{date}/api/manifest.json"),
+        format!("/{date}/api/report.json"),
+        "/latest/api/manifest.json".to_owned(),
+    ] {
+        let reply = get(server.port, &target);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(reply.header("Access-Control-Allow-Origin"), Some("*"), "{target}");
+    }
+    for target in [format!("/{date}/"), format!("/{date}/search/"), "/".to_owned()] {
+        assert_eq!(get(server.port, &target).header("Access-Control-Allow-Origin"), None, "{target}");
+    }
+}
+
+/// clients/node/query.mjs, the format page's Node example: over HTTP from the preview, the
+/// answer `x402dir query --json` gives for the default snapshot.
+#[test]
+fn the_node_example_answers_over_http_as_the_cli_does() {
+    if !common::prerequisites::ready("the Node example (clients/node/query.mjs)", &[common::prerequisites::Need::Node])
+    {
+        return;
+    }
+    let server = serve();
+    let site = format!("http://127.0.0.1:{}", server.port);
+    for args in [&["weather", "--max-price", "0.01", "--network", "Base"][..], &["ai", "agent", "--offset", "10"], &[]]
+    {
+        let node = Command::new("node")
+            .arg(repo_root().join("clients/node/query.mjs"))
+            .arg(&site)
+            .args(args)
+            .output()
+            .expect("node runs");
+        assert!(node.status.success(), "{args:?}: {}", String::from_utf8_lossy(&node.stderr));
+        // The example takes the CLI's own flags.
+        let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+            .current_dir(repo_root())
+            .args(["query", "--json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+        let from_node: serde_json::Value = serde_json::from_slice(&node.stdout).unwrap();
+        let from_cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(from_node, from_cli, "{args:?}");
+        assert!(from_cli["meta"]["returned"].as_u64().unwrap() > 0, "{args:?} found nothing: the check would be empty");
+    }
+    // A network the snapshot does not know: the composer's INVALID_FILTER, exit status 2.
+    let node = Command::new("node")
+        .arg(repo_root().join("clients/node/query.mjs"))
+        .args([&site, "weather", "--network", "basee"])
+        .output()
+        .unwrap();
+    assert_eq!(node.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&node.stderr).starts_with("INVALID_FILTER: unknown network \"basee\""));
+}
+
+#[test]
+fn a_missing_file_under_an_immutable_path_is_not_cached() {
+    let server = serve();
+    let reply = get(server.port, &format!("/{}/api/q/no-such-word.json", newest_date()));
+    assert_eq!(reply.status, 404);
+    // Netlify's own for a miss, not the dated path's year-long immutable rule.
+    assert_eq!(reply.header("Cache-Control"), Some(x402dir::serve::NOT_FOUND_CACHE_CONTROL));
+    assert!(declared("/20*", "Cache-Control").contains("immutable"));
+}
+
+#[test]
 fn latest_moves_to_the_default_snapshot_and_its_files_are_served_in_place() {
     let server = serve();
     // The newest complete snapshot, not the newer partial one (content/method.md#limits).

@@ -13,6 +13,7 @@ import {
   normalise,
   parseFilters,
   query,
+  httpSource,
   render,
   rowNames,
   shortTitle,
@@ -708,6 +709,13 @@ describe("query over HTTP (a base URL)", () => {
       assert.ok(requested.every((url) => url.startsWith(BASE)));
       assert.ok(requested.includes(`${BASE}manifest.json`));
     });
+  });
+
+  test("httpSource(base) is a source too, as the format page's example passes it", async () => {
+    await withFetch(serve(fakeApi()), async () => {
+      assert.deepEqual(ids(await query(httpSource(BASE), "forecast", {})), [1, 2]);
+    });
+    await assert.rejects(query(42, "forecast", {}), TypeError);
   });
 
   test("a 404, an HTTP error or a network failure of the manifest is SOURCE_UNAVAILABLE", async () => {

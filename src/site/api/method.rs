@@ -188,6 +188,43 @@ struct Manifest<'a> {
     single_token_answers: Value,
 }
 
+/// `report.json`: what reading the snapshot left out or changed (the report page's
+/// lists), and the resources whose description is withheld, in browse order, so that a
+/// program finds them in one request (docs/static-api.md, report.json).
+#[derive(Serialize)]
+struct ReportFile<'a> {
+    #[serde(flatten)]
+    report: &'a crate::method::index::Report,
+    withheld: Vec<WithheldRow<'a>>,
+}
+
+#[derive(Serialize)]
+struct WithheldRow<'a> {
+    resource: &'a str,
+    id: usize,
+    page: String,
+    description_withheld: &'a crate::method::screen::Withheld,
+}
+
+impl<'a> ReportFile<'a> {
+    fn of(index: &'a Index, method: &Method) -> ReportFile<'a> {
+        let withheld = index
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(id, e)| {
+                Some(WithheldRow {
+                    resource: &e.resource.url,
+                    id,
+                    page: crate::method::view::page_url(method, index, e),
+                    description_withheld: e.withheld.as_deref()?,
+                })
+            })
+            .collect();
+        ReportFile { report: &index.report, withheld }
+    }
+}
+
 /// A resource's record: the listing as its answer row publishes it, less the query's
 /// match_score, plus its id and page slug (docs/static-api.md, records). The test
 /// `records_are_rows_without_the_match_score` holds the two to the same bytes.
@@ -233,7 +270,7 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     sink(vec![
         ("api/packs/_browse.json".into(), records.pack(browse)),
         (names::MANIFEST_FILE.into(), to_bytes(&manifest(index, method, buckets))),
-        ("api/report.json".into(), to_bytes(&index.report)),
+        ("api/report.json".into(), to_bytes(&ReportFile::of(index, method))),
     ])
 }
 
@@ -396,7 +433,12 @@ fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static>
             "part_postings": PART_POSTINGS,
             "parts_path": "shards/parts/{token_file}/{part}.json",
         }),
-        records: json!({"path": "records/{block}.json", "block": RECORD_BLOCK}),
+        // Ids are browse order, so the blocks in order are the browse order's pages.
+        records: json!({
+            "path": "records/{block}.json",
+            "block": RECORD_BLOCK,
+            "blocks": index.entries.len().div_ceil(RECORD_BLOCK),
+        }),
         packs: json!({
             "path": "packs/{token_file}.json",
             "min_postings": MIN_POSTINGS_FOR_FILES,
