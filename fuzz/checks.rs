@@ -16,7 +16,7 @@ use x402dir::catalogue::model::{
     Resource, MAX_ACCEPTS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, MAX_TAGS, MAX_URL_BYTES,
 };
 use x402dir::catalogue::snapshot::{Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
-use x402dir::method::answer::answer;
+use x402dir::method::answer::{answer, checked_answer};
 use x402dir::method::index::Index;
 use x402dir::method::normalise::{contains_word, normalise, normalise_fields, words};
 use x402dir::method::query::{tokenise, Filters, MAX_LIMIT, MAX_TOKENS, MIN_TOKEN_CHARS};
@@ -314,7 +314,15 @@ pub fn check_query_tokens(data: &[u8]) {
         Ok(f) => {
             assert!((1..=MAX_LIMIT).contains(&f.limit));
             assert_eq!(f.max_price.is_some(), max_price.is_some());
-            assert_eq!(f.network.as_deref(), network.as_deref());
+            // Kept as given, less the spaces around it (content/method.md#network).
+            assert_eq!(
+                f.network.as_deref(),
+                network.as_deref().map(|n| n.trim_matches([' ', '\t', '\n', '\r', '\x0c']))
+            );
+            // A network the index does not know is refused with the ones it knows.
+            if let Err(e) = checked_answer(index, &method, &query, &f) {
+                assert!(f.network.is_some() && e.to_string().starts_with("unknown network "), "{e}");
+            }
             let a = answer(index, &method, &query, &f);
             assert_eq!(a.meta.query.tokens, t.tokens);
             assert_eq!(a.meta.returned, a.data.len());
