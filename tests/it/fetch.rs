@@ -2,11 +2,11 @@
 //! page by page, with injected faults. No test touches the internet.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use crate::common::catalogue_server::{Action, CatalogueServer};
-use crate::common::{repo_root, temp_dir};
+use crate::common::{repo_root, temp_dir, TempDir};
 use serde_json::{json, Value};
 use x402dir::catalogue::fetch::{fetch, FetchRequest, Progress, WalkConfig};
 use x402dir::catalogue::snapshot::Snapshot;
@@ -53,8 +53,8 @@ fn request(server: &CatalogueServer, dir: &Path) -> FetchRequest {
     }
 }
 
-fn snapshot_dir(name: &str) -> PathBuf {
-    let dir = temp_dir(name).join("snapshots");
+fn snapshot_dir(name: &str) -> TempDir {
+    let dir = temp_dir(name).at("snapshots");
     fs::create_dir_all(&dir).unwrap();
     // An existing snapshot that no failure may touch.
     fs::write(dir.join("2025-01-01.json"), b"previous snapshot bytes").unwrap();

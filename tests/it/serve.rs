@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::common::{self, repo_root, temp_dir, REAL_DATES};
+use crate::common::{self, repo_root, temp_dir, TempDir, REAL_DATES};
 use x402dir::method::Method;
 use x402dir::site;
 
@@ -20,18 +20,20 @@ const SECRET: &str = "x402dir serve test: outside the site";
 
 /// The three embedded snapshots, built once for every test in this file.
 fn built_site() -> &'static Path {
-    static SITE: OnceLock<PathBuf> = OnceLock::new();
+    // In a static, never dropped: the next test run removes it (common::temp_dir).
+    static SITE: OnceLock<TempDir> = OnceLock::new();
     SITE.get_or_init(|| {
-        let dir = temp_dir("serve");
-        let out = dir.join("public");
+        let out = temp_dir("serve").at("public");
+        let secret = out.with_file_name("secret.txt");
         let snapshots: Vec<PathBuf> =
             REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
         site::build(&snapshots, &out, &Method::embedded()).unwrap();
-        fs::write(dir.join("secret.txt"), SECRET).unwrap();
+        fs::write(&secret, SECRET).unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(dir.join("secret.txt"), out.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(&secret, out.join("leak.txt")).unwrap();
         out
     })
+    .path()
 }
 
 fn newest_date() -> &'static str {
@@ -344,7 +346,7 @@ fn run(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_missing_site_says_to_build_it_first() {
-    let missing = temp_dir("serve-missing").join("public");
+    let missing = temp_dir("serve-missing").at("public");
     let output = run(&["serve", "--port", "0", "--dir", missing.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&output.stderr);
