@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 
 pub mod catalogue_server;
+pub mod hostile_server;
 pub mod html;
+pub mod memory;
 pub mod prerequisites;
 pub mod verdicts;
 
