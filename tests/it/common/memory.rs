@@ -32,6 +32,12 @@ fn status_bytes(pid: u32, field: &str) -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// How many threads process `pid` runs, if it is alive.
+pub fn threads(pid: u32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    text.lines().find_map(|l| l.strip_prefix("Threads:")).and_then(|n| n.trim().parse().ok())
+}
+
 /// Watches one child: its peak resident memory so far, and whether it was killed for
 /// passing the bound.
 pub struct Watch {
