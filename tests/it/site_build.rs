@@ -730,3 +730,46 @@ fn every_folder_has_an_index_page_and_the_404_page_offers_ways_in() {
     let prices = fs::read_to_string(out.join("2026-08-20/price/index.html")).unwrap();
     assert!(prices.contains(r#"<li>Over $1 <span class="num">0</span>"#) && !prices.contains(r#"price/over-1/">"#));
 }
+
+/// A killed build leaves hidden `.staging-*` and `.old-*` folders; the next build
+/// deletes those of builds no longer running (and keeps a running one's), and deletes
+/// the folder it replaces after the new one is in place.
+#[test]
+fn leftovers_of_killed_builds_and_the_replaced_folder_are_deleted() {
+    let scratch = temp_dir("leftovers");
+    let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), "2026-01-10").unwrap();
+    let path = snap.write_into(&scratch.join("snapshots"), false).unwrap();
+    let out = scratch.join("public");
+    let build = || {
+        let o = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+            .args(["build", "--no-lock", "--snapshot"])
+            .arg(&path)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    build();
+    // What kill -9 leaves: a staging folder and a replaced one, of a process that is gone
+    // (no pid is this large), and a staging folder of a build still running (this one).
+    let dead = 99_999_999;
+    let left = [format!(".staging-2026-01-10-{dead}"), format!(".old-2026-01-10-{dead}.0")];
+    let running = format!(".staging-2026-01-10-{}", std::process::id());
+    for name in left.iter().chain([&running]) {
+        fs::create_dir_all(out.join(name).join("r/x")).unwrap();
+        fs::write(out.join(name).join("r/x/index.html"), "left over").unwrap();
+    }
+    let before = files_under(&out.join("2026-01-10"));
+    let (stdout, _) = build();
+    assert!(stdout.contains("built 2026-01-10"), "{stdout}");
+    let mut hidden: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    hidden.sort();
+    assert_eq!(hidden, [running], "the running build's folder is kept, the rest deleted");
+    assert_eq!(files_under(&out.join("2026-01-10")), before, "the rebuilt folder is whole");
+}
