@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use time::format_description::well_known::Rfc2822;
 use time::OffsetDateTime;
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::Mutex;
 
 use super::import::CDP_DISCOVERY_URL;
 use super::snapshot::{now_rfc3339, parse_date, Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
@@ -68,8 +68,21 @@ impl Default for WalkConfig {
     }
 }
 
-/// Largest page body accepted: a full page of 1,000 items is a few MB.
+/// Largest page body accepted: a full page of 1,000 items is a few MB. Counted as the
+/// bytes arrive, whatever the headers say, error responses included.
 pub const MAX_PAGE_BYTES: u64 = 64 << 20;
+
+/// Most JSON values (objects, arrays, strings, numbers, ...) one page may hold. A real
+/// page of 1,000 items holds about 72,000 (the largest real item, 487); parsed, each
+/// value takes some 80 bytes, so 64 MB of `[0,0,0,...]` would take gigabytes: a page
+/// over this is refused before it is parsed.
+pub const MAX_PAGE_VALUES: u64 = 2_000_000;
+
+/// The largest `pagination.total` a walk follows: the most items an import accepts.
+pub const MAX_TOTAL: u64 = super::import::MAX_ITEMS as u64;
+
+/// How much of an error response's body is read, to quote its start.
+const ERROR_BODY_BYTES: u64 = 4096;
 
 /// The page size the API will actually use for a requested `limit`.
 pub fn api_limit(requested: u32) -> u32 {
@@ -241,6 +254,14 @@ impl Checkpoint {
         Ok((Checkpoint { path: path.to_path_buf(), file: std::sync::Mutex::new(file) }, pages))
     }
 
+    /// Whether the checkpoint at `path` holds a page after its header line.
+    fn holds_pages(path: &Path) -> bool {
+        let Ok(f) = fs::File::open(path) else { return false };
+        let mut lines = std::io::BufReader::new(f).split(b'\n');
+        lines.next();
+        lines.next().is_some_and(|line| line.is_ok_and(|l| !l.is_empty()))
+    }
+
     fn append(&self, page: &Page) -> Result<(), Error> {
         let line = json!({"offset": page.offset, "total": page.total, "items": page.items});
         let mut f = self.file.lock().expect("checkpoint lock");
@@ -287,20 +308,31 @@ impl Walker {
             return Err(Failure::Transient { reason: format!("HTTP {status}"), retry_after });
         }
         if !status.is_success() {
-            let body = resp.text().await.unwrap_or_default();
-            return Err(Failure::Permanent(format!("HTTP {status}: {}", body.chars().take(200).collect::<String>())));
+            // Only the start is quoted, so only the start is read, however long the body.
+            let body = match read_body(resp, ERROR_BODY_BYTES).await {
+                Ok(Body::Whole(bytes) | Body::Over(bytes)) => bytes,
+                Err(_) => Vec::new(),
+            };
+            let text = String::from_utf8_lossy(&body);
+            return Err(Failure::Permanent(format!("HTTP {status}: {}", text.chars().take(200).collect::<String>())));
         }
-        if resp.content_length().is_some_and(|n| n > MAX_PAGE_BYTES) {
-            return Err(Failure::Permanent(format!(
-                "a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed",
-                resp.content_length().unwrap_or(0)
-            )));
+        if let Some(n) = resp.content_length().filter(|&n| n > MAX_PAGE_BYTES) {
+            return Err(Failure::Permanent(format!("a page of {n} bytes is more than the {MAX_PAGE_BYTES} allowed")));
         }
-        let bytes = resp.bytes().await.map_err(|e| transient(format!("body cut off: {}", describe_reqwest(&e))))?;
-        if bytes.len() as u64 > MAX_PAGE_BYTES {
+        let bytes = match read_body(resp, MAX_PAGE_BYTES).await {
+            Ok(Body::Whole(bytes)) => bytes,
+            Ok(Body::Over(_)) => {
+                return Err(Failure::Permanent(format!(
+                    "the page's body passed the {MAX_PAGE_BYTES} bytes allowed and was not read further"
+                )))
+            }
+            Err(e) => return Err(transient(format!("body cut off: {}", describe_reqwest(&e)))),
+        };
+        let values = count_values(&bytes);
+        if values > MAX_PAGE_VALUES {
             return Err(Failure::Permanent(format!(
-                "a page of {} bytes is more than the {MAX_PAGE_BYTES} allowed",
-                bytes.len()
+                "a page of {values} JSON values is more than the {MAX_PAGE_VALUES} allowed (a real page of 1,000 \
+                 items holds about 72,000)"
             )));
         }
         let v: Value =
@@ -320,6 +352,12 @@ impl Walker {
             return Err(format!(
                 "asked for limit {} offset {offset}, got limit {got_limit} offset {got_offset}",
                 self.limit
+            ));
+        }
+        if total > MAX_TOTAL {
+            return Err(format!(
+                "pagination.total is {total}, more than the {MAX_TOTAL} items a walk accepts (the live catalogue \
+                 holds tens of thousands)"
             ));
         }
         let Some(Value::Array(items)) = v.get_mut("items").map(Value::take) else {
@@ -378,6 +416,50 @@ impl Walker {
         let nanos = full.as_nanos() as u64;
         Duration::from_nanos(nanos / 2 + jitter(nanos / 2 + 1))
     }
+}
+
+/// A response body as read: whole, or cut off once it passed the limit.
+enum Body {
+    Whole(Vec<u8>),
+    /// The first bytes (a little over the limit); the rest was never read.
+    Over(Vec<u8>),
+}
+
+/// Reads `resp`'s body chunk by chunk, counting as the bytes arrive: a body with no
+/// length, or a chunked one that never ends, is stopped as soon as it passes `limit`
+/// instead of after it has filled memory.
+async fn read_body(mut resp: reqwest::Response, limit: u64) -> Result<Body, reqwest::Error> {
+    let mut body = Vec::with_capacity(resp.content_length().unwrap_or(0).min(limit) as usize);
+    while let Some(chunk) = resp.chunk().await? {
+        body.extend_from_slice(&chunk);
+        if body.len() as u64 > limit {
+            return Ok(Body::Over(body));
+        }
+    }
+    Ok(Body::Whole(body))
+}
+
+/// An upper bound on how many JSON values and keys `bytes` holds (commas, colons and openings
+/// outside strings, plus one), counted without parsing: what parsing it would allocate.
+fn count_values(bytes: &[u8]) -> u64 {
+    let (mut count, mut in_string, mut escaped) = (1u64, false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b',' | b':' | b'[' | b'{' => count += 1,
+                _ => {}
+            }
+        }
+    }
+    count
 }
 
 /// A pseudo-random number below `n`, from the clock: enough to spread retries.
@@ -458,32 +540,38 @@ async fn walk(
         progress.page_done(0, first.items.len(), 1, first.total.div_ceil(limit as u64));
         slot.insert(first);
     }
-    let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
+    // Page requests are made lazily, at most `concurrency` in flight: the next offset
+    // is taken only when a request ends, below the total as known then (it may grow).
+    // Making them all up front, for a total of 10^15, filled memory before the first
+    // was awaited, and the walk's deadline never got a turn.
+    let in_flight = config.concurrency.max(1);
+    let mut next_offset = 0u64;
+    let mut tasks = tokio::task::JoinSet::new();
     loop {
-        let total = report.final_total();
-        let missing: Vec<u64> = (0..total).step_by(limit as usize).filter(|o| !pages.contains_key(o)).collect();
-        progress.pages_expected(total.div_ceil(limit as u64));
-        if missing.is_empty() {
-            break;
-        }
-        let mut tasks = tokio::task::JoinSet::new();
-        for offset in missing {
-            let (walker, semaphore, checkpoint, progress) =
-                (walker.clone(), semaphore.clone(), checkpoint.clone(), progress.clone());
+        while tasks.len() < in_flight {
+            let total = report.final_total();
+            while next_offset < total && pages.contains_key(&next_offset) {
+                next_offset += limit as u64;
+            }
+            if next_offset >= total {
+                break;
+            }
+            let (walker, checkpoint, progress, offset) =
+                (walker.clone(), checkpoint.clone(), progress.clone(), next_offset);
             tasks.spawn(async move {
-                let _permit = semaphore.acquire_owned().await.expect("semaphore stays open");
                 let page = walker.page(offset, &progress).await?;
                 checkpoint.append(&page)?;
                 Ok::<Page, Error>(page)
             });
+            next_offset += limit as u64;
         }
-        while let Some(done) = tasks.join_next().await {
-            let page = done.map_err(|e| Error::Walk(format!("a page task failed: {e}")))??;
-            seen_total(page.total, &mut report);
-            let expected = report.final_total().div_ceil(limit as u64);
-            progress.page_done(page.offset, page.items.len(), pages.len() as u64 + 1, expected);
-            pages.insert(page.offset, page);
-        }
+        progress.pages_expected(report.final_total().div_ceil(limit as u64));
+        let Some(done) = tasks.join_next().await else { break };
+        let page = done.map_err(|e| Error::Walk(format!("a page task failed: {e}")))??;
+        seen_total(page.total, &mut report);
+        let expected = report.final_total().div_ceil(limit as u64);
+        progress.page_done(page.offset, page.items.len(), pages.len() as u64 + 1, expected);
+        pages.insert(page.offset, page);
     }
     report.retries = walker.retries.load(Ordering::Relaxed);
     report.pages = pages.len();
@@ -541,13 +629,31 @@ pub fn fetch(request: &FetchRequest, progress: &Progress) -> Result<(PathBuf, Wa
         tokio::time::timeout(request.config.walk_timeout, walk(&request.config, &checkpoint_path, progress)).await
     });
     progress.finish();
+    // A failed walk keeps its checkpoint only when there is something to resume from:
+    // one with no page would stay among the snapshots for nothing.
+    let resumable = || {
+        let holds = Checkpoint::holds_pages(&checkpoint_path);
+        if !holds {
+            let _ = fs::remove_file(&checkpoint_path);
+        }
+        holds
+    };
     let (items, report) = match outcome {
-        Ok(result) => result?,
+        Ok(Ok(walked)) => walked,
+        Ok(Err(e)) => {
+            resumable();
+            return Err(e);
+        }
         Err(_) => {
+            let next = if resumable() {
+                "run again to resume from the checkpoint"
+            } else {
+                "no page had arrived, so there is nothing to resume"
+            };
             return Err(Error::Walk(format!(
-                "the walk took longer than {} s and was stopped; run again to resume from the checkpoint",
+                "the walk took longer than {} s and was stopped; {next}",
                 request.config.walk_timeout.as_secs()
-            )))
+            )));
         }
     };
     if !report.complete && !request.allow_incomplete {
@@ -600,6 +706,24 @@ mod tests {
         assert_eq!(api_limit(5000), 1000);
         assert_eq!(api_offset(2500, 1000), 2000);
         assert_eq!(api_offset(40, 20), 40);
+    }
+
+    #[test]
+    fn values_are_counted_outside_strings_only() {
+        assert_eq!(count_values(b"1"), 1);
+        // Keys count too: each is a string allocated when parsed.
+        assert_eq!(count_values(br#"{"a":[1,2,{"b":"x"}]}"#), 8);
+        // Commas, colons and brackets inside strings, escaped quotes included, are text.
+        assert_eq!(count_values(br#"["a,b:[{", "say \"[,]\" \\", 3]"#), 4);
+        let page: Value = serde_json::from_str(r#"{"items":[{"a":1},{"b":[true,null]}],"p":{"t":2}}"#).unwrap();
+        fn nodes(v: &Value) -> u64 {
+            match v {
+                Value::Array(a) => 1 + a.iter().map(nodes).sum::<u64>(),
+                Value::Object(o) => 1 + o.values().map(|v| 1 + nodes(v)).sum::<u64>(),
+                _ => 1,
+            }
+        }
+        assert!(count_values(page.to_string().as_bytes()) >= nodes(&page));
     }
 
     #[test]

@@ -150,7 +150,8 @@ impl Snapshot {
     /// Serialises the snapshot: the header on the first lines, then one item per line.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        write_snapshot(&mut out, &self.header, self.items.iter().map(Ok)).expect("writing to memory cannot fail");
+        write_snapshot(&mut out, Path::new("memory"), &self.header, self.items.iter().map(Ok))
+            .expect("writing to memory cannot fail");
         out
     }
 
@@ -335,21 +336,24 @@ mod stream {
     }
 }
 
-/// The stored layout, item by item: a header line, then one item per line. Returns how
-/// many items were written.
+/// The stored layout, item by item: a header line, then one item per line, into `out`
+/// (the file `path`, named in errors: a full disk says which file). Returns how many
+/// items were written.
 fn write_snapshot<V: std::borrow::Borrow<Value>>(
     out: &mut impl Write,
+    path: &Path,
     header: &Header,
     items: impl Iterator<Item = Result<V, Error>>,
 ) -> Result<usize, Error> {
-    let io = |e: std::io::Error| Error::Refused(format!("could not write the snapshot: {e}"));
+    let io = |e: std::io::Error| Error::io(path, e);
+    let json = |e: serde_json::Error| Error::io(path, e.into());
     out.write_all(b"{\"header\":").map_err(io)?;
-    serde_json::to_writer(&mut *out, header).map_err(|e| Error::Refused(e.to_string()))?;
+    serde_json::to_writer(&mut *out, header).map_err(json)?;
     out.write_all(b",\n\"items\":[").map_err(io)?;
     let mut count = 0;
     for item in items {
         out.write_all(if count == 0 { b"\n" } else { b",\n" }).map_err(io)?;
-        serde_json::to_writer(&mut *out, item?.borrow()).map_err(|e| Error::Refused(e.to_string()))?;
+        serde_json::to_writer(&mut *out, item?.borrow()).map_err(json)?;
         count += 1;
     }
     out.write_all(b"\n]}\n").map_err(io)?;
@@ -369,28 +373,47 @@ pub fn write_streaming<V: std::borrow::Borrow<Value>>(
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let target = dir.join(format!("{}.json", header.date));
     if target.exists() && !overwrite {
-        return Err(Error::Refused(format!(
-            "{} already exists; pass --force to replace it (the old file is kept until the new one is complete)",
-            target.display()
-        )));
+        return Err(exists(&target));
     }
     let tmp = dir.join(format!(".{}.json.tmp-{}", header.date, std::process::id()));
     let result = (|| -> Result<(), Error> {
         let file = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-        let count = write_snapshot(&mut w, header, items)?;
+        let count = write_snapshot(&mut w, &tmp, header, items)?;
         let file = w.into_inner().map_err(|e| Error::io(&tmp, e.into_error()))?;
         file.sync_all().map_err(|e| Error::io(&tmp, e))?;
         if count != header.item_count {
             return Err(Error::Refused(format!("{count} items written but the header says {}", header.item_count)));
         }
-        fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e))
+        if overwrite {
+            return fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e));
+        }
+        // Without --force the final step must not replace a snapshot that another run
+        // wrote meanwhile (the check above is long past for a large import): a hard link
+        // is made only where no file is, atomically.
+        match fs::hard_link(&tmp, &target) {
+            Ok(()) => {
+                let _ = fs::remove_file(&tmp);
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(exists(&target)),
+            // A file system without hard links: the rename, after one more look.
+            Err(_) if !target.exists() => fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e)),
+            Err(_) => Err(exists(&target)),
+        }
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
         return Err(e);
     }
     Ok(target)
+}
+
+fn exists(target: &Path) -> Error {
+    Error::Refused(format!(
+        "{} already exists; pass --force to replace it (the old file is kept until the new one is complete)",
+        target.display()
+    ))
 }
 
 /// The snapshot files in `dir` (named YYYY-MM-DD.json), oldest first.
@@ -585,6 +608,47 @@ mod tests {
         // No temporary files are left behind.
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A second import writes the same date while the first is still writing: the first
+    /// must not replace it at its end (the check before writing passed long before).
+    #[test]
+    fn a_snapshot_written_meanwhile_is_not_replaced_without_force() {
+        let dir = tempdir("norace");
+        fs::create_dir_all(&dir).unwrap();
+        let s = sample("2025-12-31");
+        let target = dir.join("2025-12-31.json");
+        let meanwhile = || {
+            fs::write(&target, b"written meanwhile").unwrap();
+            Ok(&s.items[0])
+        };
+        let items = std::iter::once_with(meanwhile).chain(s.items[1..].iter().map(Ok));
+        let err = write_streaming(&dir, &s.header, false, items).unwrap_err();
+        assert!(err.to_string().contains("--force"), "{err}");
+        assert_eq!(fs::read(&target).unwrap(), b"written meanwhile");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_write_that_fails_names_its_file() {
+        let mut full = std::io::BufWriter::with_capacity(0, FullDisk);
+        let s = sample("2025-12-31");
+        let err = write_snapshot(&mut full, Path::new("/snapshots/.tmp"), &s.header, s.items.iter().map(Ok));
+        let err = err.unwrap_err().to_string();
+        assert!(err.starts_with("/snapshots/.tmp: ") && err.contains("No space left"), "{err}");
+    }
+
+    /// A disk that is full.
+    struct FullDisk;
+
+    impl Write for FullDisk {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from_raw_os_error(28))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<(), Error> {
     let started = Instant::now();
     let options =
         site::Options { max_files, lock: lock.clone(), policy: published::Policy { republish, frozen: locked } };
-    let built = site::build_with(&paths, &out, &Method::embedded(), &options)?;
+    let (built, cleanup) = site::build_then_clean(&paths, &out, &Method::embedded(), &options)?;
     for b in &built {
         let locked = match &b.lock {
             None => String::new(),
@@ -90,5 +90,12 @@ pub fn run(args: Args) -> Result<(), Error> {
         println!("checked against {}", lock.display());
     }
     println!("done in {:.2} s; open {}", started.elapsed().as_secs_f64(), out.join("index.html").display());
+    // The result is in place and said; the replaced folders are deleted before exiting.
+    if cleanup.pending() > 0 {
+        eprintln!("deleting the folders replaced or left over in {}", out.display());
+    }
+    for warning in cleanup.wait() {
+        eprintln!("warning: {warning}");
+    }
     Ok(())
 }

@@ -18,13 +18,16 @@ pub struct Args {
     /// Replace an existing snapshot of the same date.
     #[arg(long)]
     force: bool,
+    /// Store a dump with no items (refused otherwise: it would become latest/).
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 pub fn run(args: Args) -> Result<(), Error> {
-    let Args { file, date, dir, force } = args;
-    let snap = import::import_file(&file, &date)?;
-    let path = snap.write_into(&dir, force)?;
-    let h = &snap.header;
+    let Args { file, date, dir, force, allow_empty } = args;
+    let options = import::Options { overwrite: force, allow_empty };
+    let (path, h) = import::import_into(&file, &date, &dir, &options)?;
+    let h = &h;
     println!(
         "imported {} items into {} ({}{})",
         h.item_count,

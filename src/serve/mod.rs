@@ -1,8 +1,10 @@
 //! `x402dir serve`: a local preview of the built site on loopback, sending the headers
 //! and following the redirects Netlify would (netlify.toml's `[[headers]]` and
 //! `[[redirects]]`, the build's `_redirects`), so a deploy can be checked before it is
-//! made. Standard library only: a thread per connection, `Connection: close`, GET and
-//! HEAD. A preview for one person at one machine, not a production server.
+//! made. Standard library only: a fixed pool of worker threads fed by a bounded queue of
+//! connections (past it, a connection is answered 503 at once), a total deadline for a
+//! request's head, `Connection: close`, GET and HEAD. A preview for one person at one
+//! machine, not a production server, but one that keeps serving whatever a peer sends.
 //!
 //! Netlify semantics followed, and where they come from:
 //!
@@ -56,7 +58,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::Error;
 
@@ -75,6 +77,16 @@ const CONFIG_FILES: [&str; 2] = ["_redirects", "_headers"];
 
 /// Longest request head read; a browser's is a few hundred bytes.
 const MAX_HEAD_BYTES: u64 = 16 * 1024;
+
+/// Threads answering requests. A browser opens about six connections at once.
+pub const WORKERS: usize = 32;
+/// Connections accepted and waiting for a worker; past this, answered 503 and closed.
+/// A thread per connection made 16,000 idle sockets exhaust the threads and end the
+/// whole server.
+pub const QUEUED: usize = 64;
+/// Time a client has to send its whole request head, however slowly it trickles in:
+/// a worker held by a slow client serves nobody else.
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
 
 /// What a request path names on disk.
 #[derive(Debug, PartialEq)]
@@ -157,6 +169,7 @@ fn reason(status: u16) -> &'static str {
         405 => "Method Not Allowed",
         410 => "Gone",
         431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
         500 => "Internal Server Error",
         _ => "",
     }
@@ -262,9 +275,10 @@ impl Site {
         if target.contains(|c: char| c.is_control()) {
             return Response::text(400, "Bad Request: control characters in the target");
         }
-        // An absolute-form target (`http://host/path`) names the path after the authority.
-        let target = match target.split_once("://") {
-            Some((_, rest)) => rest.find('/').map_or("/", |at| &rest[at..]),
+        // An absolute-form target (`http://host/path`) names the path after the authority;
+        // only a target that starts with a scheme is one (`/a?next=http://x/b` is a path).
+        let target = match absolute_form(target) {
+            Some(rest) => rest.find('/').map_or("/", |at| &rest[at..]),
             None => target,
         };
         let (raw_path, query) = match target.split_once('?') {
@@ -308,9 +322,13 @@ impl Site {
     }
 
     /// What `path` names inside the site; a path leading outside it (through a
-    /// symbolic link) names nothing.
+    /// symbolic link) names nothing, nor one through a hidden name: the build writes
+    /// none, but stages its folders as `.staging-*` and `.old-*`.
     fn lookup(&self, path: &str) -> Lookup {
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        if segments.iter().any(|s| s.starts_with('.')) {
+            return Lookup::Missing;
+        }
         if let [only] = segments[..] {
             if CONFIG_FILES.contains(&only) {
                 return Lookup::Missing;
@@ -393,7 +411,27 @@ fn with_query(location: &str, query: Option<&str>) -> String {
     }
 }
 
+/// What follows `scheme://` when `target` starts with a scheme (RFC 3986: a letter,
+/// then letters, digits, `+`, `-` or `.`).
+fn absolute_form(target: &str) -> Option<&str> {
+    let (scheme, rest) = target.split_once("://")?;
+    let mut chars = scheme.chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then_some(rest)
+}
+
 fn redirect(status: u16, location: &str) -> Response {
+    // `//host/x` (or `/\host/x`) is scheme-relative: a browser would leave the site.
+    // A path asked with a doubled slash moves to the same path with one.
+    let trimmed = location.trim_start_matches(['/', '\\']);
+    let owned;
+    let location = if location.starts_with('/') && location.len() - trimmed.len() > 1 {
+        owned = format!("/{trimmed}");
+        &owned
+    } else {
+        location
+    };
     let mut response = Response::text(status, &format!("Redirecting to {location}"));
     response.headers.push(("Location".into(), location.to_owned()));
     response
@@ -427,27 +465,109 @@ impl Server {
     }
 
     /// Answers until the process is stopped, logging one line a request to stderr.
+    /// [`WORKERS`] threads answer; accepted connections wait in a queue of [`QUEUED`],
+    /// and past it are answered 503 at once, so no flood of connections can make the
+    /// server run out of threads or memory.
     pub fn run(self) -> Result<(), Error> {
+        // Each connection with when it was accepted: its head's deadline runs from
+        // then, so connections that idled in the queue are dropped, not waited for.
+        let (queue, waiting) = std::sync::mpsc::sync_channel::<(TcpStream, Instant)>(QUEUED);
+        let waiting = Arc::new(std::sync::Mutex::new(waiting));
+        for n in 0..WORKERS {
+            let (site, waiting) = (Arc::clone(&self.site), Arc::clone(&waiting));
+            std::thread::Builder::new()
+                .name(format!("serve-{n}"))
+                .spawn(move || loop {
+                    // The lock is held only while waiting for the next connection.
+                    let next = waiting.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok((stream, accepted)) = next else { return };
+                    handle(&site, stream, accepted);
+                })
+                .map_err(|e| Error::Listen(format!("cannot start the server's threads: {e}")))?;
+        }
         for stream in self.listener.incoming() {
             match stream {
                 Ok(stream) => {
-                    let site = Arc::clone(&self.site);
-                    std::thread::spawn(move || handle(&site, stream));
+                    if let Err(std::sync::mpsc::TrySendError::Full((stream, _))) =
+                        queue.try_send((stream, Instant::now()))
+                    {
+                        refuse_busy(stream);
+                    }
                 }
-                // A connection that failed before it was accepted (or too many open
-                // files): the next one may well work.
-                Err(e) => eprintln!("accept failed: {e}"),
+                // A connection that failed before it was accepted, or too many open
+                // files: the next one may well work, after a pause that keeps this
+                // loop from spinning while nothing can be accepted.
+                Err(e) => {
+                    eprintln!("accept failed: {e}");
+                    std::thread::sleep(Duration::from_millis(50));
+                }
             }
         }
         Ok(())
     }
 }
 
+/// Answers 503 without waiting for the request: every worker is busy and the queue full.
+fn refuse_busy(stream: TcpStream) {
+    let mut response = Response::text(503, "Service Unavailable: too many connections at once; try again");
+    response.headers.push(("Retry-After".into(), "1".into()));
+    // A few hundred bytes fit in a fresh socket's send buffer: this never blocks.
+    let _ = stream.set_nonblocking(true);
+    let mut out = &stream;
+    let _ = response.write_to(&mut out, false);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    // Closing with the request unread would reset the connection, and the client could
+    // lose the answer: read what has already arrived (never waiting for more).
+    let mut sink = [0u8; 4096];
+    while matches!((&stream).read(&mut sink), Ok(n) if n > 0) {}
+}
+
+/// A socket read or written until a fixed instant: each call waits at most for the time
+/// left, so a client trickling a byte at a time cannot stretch the whole.
+struct Until<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl Until<'_> {
+    fn left(&self) -> io::Result<Duration> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, "past the deadline"));
+        }
+        Ok(left)
+    }
+}
+
+impl Read for Until<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        let mut stream = self.stream;
+        stream.read(buf)
+    }
+}
+
+impl Write for Until<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        let mut stream = self.stream;
+        stream.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let mut stream = self.stream;
+        stream.flush()
+    }
+}
+
+/// Time a client has to take a whole response: a preview's largest file crosses
+/// loopback in well under a second.
+const RESPONSE_DEADLINE: Duration = Duration::from_secs(60);
+
 /// Reads one request from `stream`, answers it and closes.
-fn handle(site: &Site, stream: TcpStream) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
-    let mut reader = BufReader::new((&stream).take(MAX_HEAD_BYTES));
+fn handle(site: &Site, stream: TcpStream, accepted: Instant) {
+    let until = Until { stream: &stream, deadline: accepted + HEAD_DEADLINE };
+    let mut reader = BufReader::new(until.take(MAX_HEAD_BYTES));
     let mut request_line = String::new();
     if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
         return;
@@ -477,7 +597,7 @@ fn handle(site: &Site, stream: TcpStream) {
         _ => ("?", "?", Response::text(400, "Bad Request: expected `METHOD /path HTTP/1.1`")),
     };
     let status = response.status;
-    let mut out = &stream;
+    let mut out = Until { stream: &stream, deadline: Instant::now() + RESPONSE_DEADLINE };
     if let Err(e) = response.write_to(&mut out, method == "HEAD") {
         eprintln!("{method} {} -> {status} (not sent: {e})", target.escape_debug());
         return;
@@ -575,6 +695,31 @@ mod tests {
         assert_eq!(site.respond("GET", "/../secret.txt").status, 400);
         assert_eq!(site.respond("POST", "/").status, 405);
         assert_eq!(site.respond("GET", "http://127.0.0.1:8402/page.html").status, 200);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn hidden_folders_queries_and_doubled_slashes_stay_inside_the_site() {
+        let (dir, site) = small_site("hidden", "", "");
+        for hidden in [".staging-2026-01-01-7", ".old-2026-01-01-7"] {
+            fs::create_dir_all(dir.join("site").join(hidden)).unwrap();
+            fs::write(dir.join("site").join(hidden).join("index.html"), "staged").unwrap();
+            for target in [format!("/{hidden}/"), format!("/{hidden}/index.html"), format!("/{hidden}")] {
+                let response = site.respond("GET", &target);
+                assert_eq!(response.status, 404, "{target}");
+                assert_eq!(body(response), "missing", "{target}");
+            }
+        }
+        // A URL in the query is not an absolute-form target.
+        let robots = site.respond("GET", "/page.html?next=http://x/index.html");
+        assert_eq!(body(robots), "page");
+        assert_eq!(body(site.respond("GET", "https://127.0.0.1:8402/page.html?next=http://x/")), "page");
+        assert_eq!(site.respond("GET", "1http://x/page.html").status, 400, "not a scheme, so not a path");
+        // A doubled slash never becomes a scheme-relative Location.
+        for (target, location) in [("//folder", "/folder/"), ("///folder?x=1", "/folder/?x=1")] {
+            let moved = site.respond("GET", target);
+            assert_eq!((moved.status, moved.header("location")), (301, Some(location)), "{target}");
+        }
         fs::remove_dir_all(dir).unwrap();
     }
 

@@ -79,13 +79,32 @@ pub struct Options {
 
 /// [`build`] with [`Options`]. Every folder is checked against the lock before it
 /// replaces the published one; the lock is written only once every folder is in.
+/// Returns once the replaced folders are deleted too; [`build_then_clean`] returns first.
 pub fn build_with(
     snapshots: &[PathBuf],
     out: &Path,
     method: &Method,
     options: &Options,
 ) -> Result<Vec<BuiltSnapshot>, Error> {
+    let (built, cleanup) = build_then_clean(snapshots, out, method, options)?;
+    for warning in cleanup.wait() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(built)
+}
+
+/// [`build_with`], returning as soon as the new folders are in place, with the deletion
+/// of the folders they replaced (and of any a killed build left) still running: at
+/// 100,000 listings deleting the previous build took 134 of a rebuild's 158 s.
+pub fn build_then_clean(
+    snapshots: &[PathBuf],
+    out: &Path,
+    method: &Method,
+    options: &Options,
+) -> Result<(Vec<BuiltSnapshot>, Cleanup), Error> {
     check_out_dir(out)?;
+    let mut cleanup = Cleanup::default();
+    cleanup.leftovers(out);
     let mut lock = options.lock.as_deref().map(published::Lock::read).transpose()?;
     if let Some(lock) = &lock {
         lock.check_policy(&options.policy, method)?;
@@ -106,6 +125,7 @@ pub fn build_with(
         let mut verdict = None;
         let files = swap_in(
             &output,
+            &mut cleanup,
             &date,
             options.max_files,
             |sink| write_snapshot(&index, method, &timeline, sink),
@@ -125,7 +145,73 @@ pub fn build_with(
     if let Some(lock) = &lock {
         lock.write()?;
     }
-    Ok(built)
+    Ok((built, cleanup))
+}
+
+/// Folders being deleted in the background: the ones a build replaced, and the staging
+/// and replaced folders a killed build left (hidden, so they stayed for ever: 2.1 GB
+/// after three kills). Dropped, it waits for them.
+#[derive(Default)]
+pub struct Cleanup {
+    removing: Vec<(PathBuf, std::thread::JoinHandle<std::io::Result<()>>)>,
+}
+
+impl Cleanup {
+    /// Deletes `folder` on a thread of its own.
+    fn remove(&mut self, folder: PathBuf) {
+        let doomed = folder.clone();
+        self.removing.push((folder, std::thread::spawn(move || fs::remove_dir_all(&doomed))));
+    }
+
+    /// Deletes the `.staging-<date>-<pid>` and `.old-<date>-<pid>` folders in `out` of
+    /// builds that no longer run (a build running now, in this process or another, keeps
+    /// its own). Only where running processes can be looked up (/proc).
+    fn leftovers(&mut self, out: &Path) {
+        if !Path::new("/proc/self").exists() {
+            return;
+        }
+        let Ok(entries) = fs::read_dir(out) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if !(name.starts_with(".staging-") || name.starts_with(".old-")) {
+                continue;
+            }
+            let pid = name.rsplit('-').next().and_then(|p| p.split('.').next()).and_then(|p| p.parse::<u32>().ok());
+            let Some(pid) = pid else { continue };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                self.remove(entry.path());
+            }
+        }
+    }
+
+    /// Folders still being deleted.
+    pub fn pending(&self) -> usize {
+        self.removing.iter().filter(|(_, t)| !t.is_finished()).count()
+    }
+
+    /// Waits for every deletion; what could not be deleted, in words.
+    pub fn wait(mut self) -> Vec<String> {
+        self.join()
+    }
+
+    fn join(&mut self) -> Vec<String> {
+        let mut failed = Vec::new();
+        for (folder, thread) in self.removing.drain(..) {
+            match thread.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => failed.push(format!("could not delete {}: {e}", folder.display())),
+                Err(_) => failed.push(format!("could not delete {}", folder.display())),
+            }
+        }
+        failed
+    }
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        self.join();
+    }
 }
 
 /// Indexes `snapshots`, each judged with the snapshots stored before it as history
@@ -160,6 +246,7 @@ fn check_out_dir(out: &Path) -> Result<(), Error> {
 /// batch, then replaces `<out>/<date>` with it. Returns how many files were written.
 fn swap_in(
     output: &Output,
+    cleanup: &mut Cleanup,
     date: &str,
     max_files: Option<usize>,
     make: impl FnOnce(Sink) -> Result<(), Error>,
@@ -193,10 +280,15 @@ fn swap_in(
     }
     let target = output.path(date)?;
     if target.exists() {
-        let old = output.root().join(format!(".old-{date}-{}", std::process::id()));
+        // Numbered: a folder of this date replaced earlier in this process may still be
+        // being deleted.
+        static REPLACED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = REPLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let old = output.root().join(format!(".old-{date}-{}.{n}", std::process::id()));
         fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
         fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
-        phase("remove the previous build", || fs::remove_dir_all(&old)).map_err(|e| Error::io(&old, e))?;
+        // The new folder is in place: the old one goes on another thread.
+        cleanup.remove(old);
     } else {
         fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
     }

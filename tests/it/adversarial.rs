@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use crate::common::{self, html, repo_root, temp_dir, verdicts};
+use crate::common::{self, html, repo_root, temp_dir, verdicts, TempDir};
 use serde_json::Value;
 use x402dir::catalogue::import::import_file;
 use x402dir::method::corrections::Corrections;
@@ -17,7 +17,7 @@ const OWNER: &str = "0xaaaa000000000000000000000000000000000001";
 const ATTACKER: &str = "0xbbbb000000000000000000000000000000000002";
 
 /// Imports both hostile dumps into a fresh snapshot folder.
-fn hostile_snapshots(name: &str) -> (PathBuf, Vec<PathBuf>) {
+fn hostile_snapshots(name: &str) -> (TempDir, Vec<PathBuf>) {
     let root = temp_dir(name);
     let dir = root.join("snapshots");
     let paths = ["2026-01-01", "2026-02-01"]
@@ -32,7 +32,7 @@ fn hostile_snapshots(name: &str) -> (PathBuf, Vec<PathBuf>) {
     (root, paths)
 }
 
-fn build(name: &str, method: &Method) -> (PathBuf, Vec<Index>) {
+fn build(name: &str, method: &Method) -> (TempDir, Vec<Index>) {
     let (root, paths) = hostile_snapshots(name);
     let out = root.join("out").join("public");
     site::build(&paths, &out, method).unwrap();
@@ -265,7 +265,7 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
 
 #[test]
 fn invalid_utf8_loses_only_the_bad_bytes() {
-    let (_, paths) = hostile_snapshots("adv-utf8");
+    let (_root, paths) = hostile_snapshots("adv-utf8");
     let snap = x402dir::catalogue::snapshot::Snapshot::read(&paths[1]).unwrap();
     assert!(snap.header.notes.iter().any(|n| n.contains("invalid UTF-8")), "{:?}", snap.header.notes);
     let item = snap.items.iter().find(|i| i["resource"] == "https://numbers.example/float").unwrap();

@@ -279,7 +279,7 @@ fn composer_and_rust_agree_on_generated_queries() {
     if !node_ready() {
         return;
     }
-    let out = temp_dir("differential").join("public");
+    let out = temp_dir("differential").at("public");
     let paths: Vec<_> = REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
     let method = Method::embedded();
     site::build(&paths, &out, &method).unwrap();
@@ -334,7 +334,7 @@ fn composer_reports_source_unavailable_not_an_empty_list() {
     if !node_ready() {
         return;
     }
-    let out = temp_dir("differential-unavailable").join("public");
+    let out = temp_dir("differential-unavailable").at("public");
     let method = Method::embedded();
     site::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &method).unwrap();
     let api = out.join("2026-08-20/api");

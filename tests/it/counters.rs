@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{repo_root, temp_dir, verdicts};
+use crate::common::{repo_root, temp_dir, verdicts, TempDir};
 use serde_json::{json, Value};
 
 const DATE: &str = "2026-03-10";
@@ -24,7 +24,7 @@ fn x402dir(args: &[&str]) -> Output {
 }
 
 /// The dump imported as a snapshot and built into a site: (snapshot, site root).
-fn imported_and_built(name: &str) -> (PathBuf, PathBuf) {
+fn imported_and_built(name: &str) -> (TempDir, PathBuf, PathBuf) {
     let dir = temp_dir(name);
     let dump = repo_root().join("tests/fixtures/counters/dump.json");
     let snapshots = dir.join("snapshots");
@@ -32,7 +32,7 @@ fn imported_and_built(name: &str) -> (PathBuf, PathBuf) {
     let snapshot = snapshots.join(format!("{DATE}.json"));
     let out = dir.join("public");
     x402dir(&["build", "--snapshot", snapshot.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    (snapshot, out)
+    (dir, snapshot, out)
 }
 
 fn json_file(path: &Path) -> Value {
@@ -146,7 +146,7 @@ fn figure_on_page(html: &str, name: &str) -> String {
 
 #[test]
 fn bad_counters_are_null_everywhere_and_reported_as_dropped_fields() {
-    let (snapshot, out) = imported_and_built("counters");
+    let (_dir, snapshot, out) = imported_and_built("counters");
     let api = out.join(DATE).join("api");
     let cases = expected();
 

@@ -221,7 +221,7 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     // A baseline above today's figures: exit 1, naming what fell.
     let mut raised: Value = serde_json::from_str(eval::BASELINE).unwrap();
     raised["table"]["bm25"]["all"]["recall10"] = serde_json::json!(1000);
-    let file = temp_dir("explore-cli-baseline").join("baseline.json");
+    let file = temp_dir("explore-cli-baseline").at("baseline.json");
     std::fs::write(&file, raised.to_string()).unwrap();
     let o = x402dir(&["eval", "--check", "--baseline", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));

@@ -1,12 +1,17 @@
 //! `x402dir fetch` against a discovery API on loopback serving the real December dump
-//! page by page, with injected faults. No test touches the internet.
+//! page by page, with injected faults, and against hostile servers that lie or never
+//! stop (peak memory measured). No test touches the internet.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 use crate::common::catalogue_server::{Action, CatalogueServer};
-use crate::common::{repo_root, temp_dir};
+use crate::common::hostile_server::{write_forever, Asked, HostileServer};
+use crate::common::memory::{self, Run};
+use crate::common::{repo_root, temp_dir, TempDir};
 use serde_json::{json, Value};
 use x402dir::catalogue::fetch::{fetch, FetchRequest, Progress, WalkConfig};
 use x402dir::catalogue::snapshot::Snapshot;
@@ -53,8 +58,8 @@ fn request(server: &CatalogueServer, dir: &Path) -> FetchRequest {
     }
 }
 
-fn snapshot_dir(name: &str) -> PathBuf {
-    let dir = temp_dir(name).join("snapshots");
+fn snapshot_dir(name: &str) -> TempDir {
+    let dir = temp_dir(name).at("snapshots");
     fs::create_dir_all(&dir).unwrap();
     // An existing snapshot that no failure may touch.
     fs::write(dir.join("2025-01-01.json"), b"previous snapshot bytes").unwrap();
@@ -361,4 +366,125 @@ fn the_cli_prints_a_summary_and_plain_progress_lines() {
     // Not a terminal: plain lines, no progress-bar control characters.
     assert!(stderr.lines().filter(|l| l.starts_with("page ")).count() >= 6, "{stderr}");
     assert!(!stderr.contains('\u{1b}'));
+}
+
+// Hostile catalogues: the real binary walks a loopback server that lies or never stops,
+// under a watchdog that kills it past 1 GB. Each must end in a clear error within its
+// bounds (memory under 512 MB) and leave the snapshot folder as it was.
+
+/// Memory a walk may use against any hostile server.
+const HOSTILE_PEAK: u64 = 512 << 20;
+
+/// Walks `server` with the binary into a folder holding a real snapshot, and checks
+/// what every hostile walk must do: fail (exit 1) under the memory bound, the stored
+/// snapshot byte-identical and no other file left but the files `left` names.
+fn hostile_walk(name: &str, server: &HostileServer, walk_timeout_secs: u64, left: &[&str]) -> Run {
+    let dir = temp_dir(name).at("snapshots");
+    fs::create_dir_all(&dir).unwrap();
+    let kept = fs::read(repo_root().join("content/snapshots/2025-12-18.json")).unwrap();
+    fs::write(dir.join("2025-12-18.json"), &kept).unwrap();
+    let run = memory::run(
+        Command::new(memory::x402dir_bin())
+            .args(["fetch", "--base-url", &server.base_url, "--date", "2026-12-01", "--page-size", "20"])
+            .args(["--rate-ms", "0", "--timeout-secs", "10", "--max-tries", "2", "--quiet"])
+            .args(["--walk-timeout-secs", &walk_timeout_secs.to_string(), "--dir"])
+            .arg(&*dir),
+        memory::WATCHDOG_BYTES,
+        Duration::from_secs(walk_timeout_secs + 30),
+    );
+    eprintln!("{name}: {}", run.summary());
+    assert!(!run.over_memory && !run.over_time, "{name}: {}", run.summary());
+    assert_eq!(run.status.and_then(|s| s.code()), Some(1), "{name}: {}", run.summary());
+    assert!(run.peak < HOSTILE_PEAK, "{name}: {}", run.summary());
+    assert!(!run.stdout.contains("wrote"), "{name}: {}", run.stdout);
+    assert_eq!(fs::read(dir.join("2025-12-18.json")).unwrap(), kept, "{name}: the stored snapshot changed");
+    let mut names: Vec<String> =
+        fs::read_dir(&*dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    let mut expected: Vec<String> = ["2025-12-18.json"].iter().chain(left).map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(names, expected, "{name}: files left in the snapshot folder");
+    run
+}
+
+/// A valid page of one item for the request, reporting `total`.
+fn one_item_page(asked: &Asked, total: u64) -> String {
+    let (limit, offset) = (asked.param("limit"), asked.param("offset"));
+    let body = json!({"items": [{"resource": format!("https://h.example/{offset}")}],
+                      "pagination": {"limit": limit, "offset": offset, "total": total}})
+    .to_string();
+    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len())
+}
+
+#[test]
+fn a_total_of_ten_to_the_fifteen_is_refused_at_once() {
+    let server = HostileServer::start(|asked, stream| stream.write_all(one_item_page(asked, 10u64.pow(15)).as_bytes()));
+    let run = hostile_walk("fetch-hostile-total", &server, 20, &[]);
+    assert!(
+        run.stderr.contains("pagination.total is 1000000000000000") && run.stderr.contains("5000000"),
+        "{}",
+        run.summary()
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{}", run.summary());
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1, "refused, not retried");
+}
+
+#[test]
+fn the_walk_deadline_holds_against_a_total_at_the_cap() {
+    // 5,000,000 items in pages of 20: 250,000 requests, more than 3 s allow.
+    let server = HostileServer::start(|asked, stream| stream.write_all(one_item_page(asked, 5_000_000).as_bytes()));
+    let run = hostile_walk("fetch-hostile-deadline", &server, 3, &[".walk-2026-12-01.jsonl"]);
+    assert!(run.stderr.contains("longer than 3 s") && run.stderr.contains("resume"), "{}", run.summary());
+    assert!(run.elapsed < Duration::from_secs(8), "the deadline held: {}", run.summary());
+}
+
+#[test]
+fn an_endless_chunked_body_is_stopped_at_the_page_limit() {
+    let server = HostileServer::start(|_, stream| {
+        stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+        let chunk = format!("{:x}\r\n{}\r\n", 1 << 16, "[".repeat(1 << 16));
+        write_forever(stream, chunk.as_bytes(), u64::MAX)
+    });
+    let run = hostile_walk("fetch-hostile-chunked", &server, 20, &[]);
+    assert!(run.stderr.contains("passed the 67108864 bytes allowed"), "{}", run.summary());
+}
+
+#[test]
+fn a_body_without_a_length_is_stopped_at_the_page_limit() {
+    let server = HostileServer::start(|_, stream| {
+        stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n")?;
+        write_forever(stream, &[b' '; 1 << 16], u64::MAX)
+    });
+    let run = hostile_walk("fetch-hostile-no-length", &server, 20, &[]);
+    assert!(run.stderr.contains("passed the 67108864 bytes allowed"), "{}", run.summary());
+}
+
+#[test]
+fn a_two_gigabyte_error_body_is_quoted_from_its_start_only() {
+    let server = HostileServer::start(|_, stream| {
+        stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 2147483648\r\n\r\nno such page ")?;
+        write_forever(stream, &[b'x'; 1 << 16], 2 << 30)
+    });
+    let run = hostile_walk("fetch-hostile-404", &server, 20, &[]);
+    assert!(run.stderr.contains("HTTP 404") && run.stderr.contains("no such page xxx"), "{}", run.summary());
+    assert!(run.stderr.len() < 1000, "the error quotes the start only: {}", run.summary());
+}
+
+#[test]
+fn a_page_of_millions_of_tiny_values_is_refused_before_parsing() {
+    // 60 MB, under the byte limit, that would parse into gigabytes of JSON values.
+    let server = HostileServer::start(|asked, stream| {
+        let values = 30 << 20;
+        let head = format!(
+            "{{\"pagination\":{{\"limit\":{},\"offset\":{},\"total\":1}},\"items\":[[",
+            asked.param("limit"),
+            asked.param("offset")
+        );
+        let length = head.len() + values * 2 - 1 + 3;
+        write!(stream, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n{head}0")?;
+        write_forever(stream, &b",0".repeat(1 << 15), (values as u64 - 1) * 2)?;
+        stream.write_all(b"]]}")
+    });
+    let run = hostile_walk("fetch-hostile-values", &server, 20, &[]);
+    assert!(run.stderr.contains("JSON values is more than the 2000000 allowed"), "{}", run.summary());
 }

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::{self, item, synthetic_snapshot, temp_dir};
+use crate::common::{self, item, synthetic_snapshot, temp_dir, TempDir};
 use serde_json::Value;
 use x402dir::method::index::Index;
 use x402dir::method::Method;
@@ -36,7 +36,7 @@ fn write_snapshots(dir: &Path, snapshots: Vec<(&str, bool, Vec<Value>)>) -> Vec<
 /// Three weeks. March 1 (incomplete): A and B. March 8: A again, three new ones (C, a
 /// description with markup and control characters, an injected one); B gone. March
 /// 15: A and B (back after a week away).
-fn three_weeks(name: &str) -> (PathBuf, Vec<PathBuf>) {
+fn three_weeks(name: &str) -> (TempDir, Vec<PathBuf>) {
     let dir = temp_dir(name);
     let paths = write_snapshots(
         &dir,

@@ -18,6 +18,7 @@ mod explore_differential;
 mod fetch;
 mod fuzz_corpus;
 mod history;
+mod import;
 mod js_suites;
 mod layers;
 mod mcp;

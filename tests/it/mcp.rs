@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use crate::common::{repo_root, temp_dir};
+use crate::common::{memory, repo_root, temp_dir};
 use serde_json::{json, Value};
 
 const SNAPSHOT: &str = "content/snapshots/2025-12-31.json";
@@ -22,7 +22,7 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        let mut child = Command::new(memory::x402dir_bin())
             .arg("mcp")
             .args(args)
             .current_dir(repo_root())
@@ -247,5 +247,101 @@ fn without_a_snapshot_the_server_starts_and_says_what_would_fix_it() {
     let error: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(error["error"]["code"], "SOURCE_UNAVAILABLE");
     assert!(error["error"]["fix"].as_str().is_some_and(|f| !f.is_empty()), "{error}");
+    s.finish();
+}
+
+/// Raw bytes, as a broken or hostile client sends them: a line that is not UTF-8, one of
+/// 48 MB, a query of a megabyte. Each gets a JSON-RPC or tool error and the server reads
+/// on, in bounded memory, its answers small (48 MB of words once took 1.45 GB and were
+/// echoed back in a 281 MB answer).
+#[test]
+fn bad_bytes_and_huge_lines_get_errors_and_the_server_reads_on() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    let mut watch = memory::Watch::start(s.child.id(), memory::WATCHDOG_BYTES);
+    assert!(s.result("tools/list", json!({}))["tools"].is_array());
+    let baseline = watch.peak();
+
+    let stdin = s.stdin.as_mut().unwrap();
+    stdin.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\xff\xfe\"}\n").unwrap();
+    stdin.flush().unwrap();
+    let not_utf8 = s.read();
+    assert_eq!((not_utf8["error"]["code"].clone(), not_utf8["id"].clone()), (json!(-32700), Value::Null));
+    assert!(not_utf8["error"]["message"].as_str().unwrap().contains("not UTF-8"), "{not_utf8}");
+    assert_eq!(s.result("ping", json!({})), json!({}));
+
+    // 48 MB of words on one line, written while the server reads.
+    let words = "weather forecast token price ".repeat(48 << 20 >> 5);
+    let huge = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                      "params": {"name": "find_x402_resource", "arguments": {"query": words}}});
+    let stdin = s.stdin.as_mut().unwrap();
+    writeln!(stdin, "{huge}").unwrap();
+    stdin.flush().unwrap();
+    drop(huge);
+    let before = s.transcript.len();
+    let too_long = s.read();
+    assert_eq!(too_long["error"]["code"], -32600, "{too_long}");
+    assert!(too_long["error"]["message"].as_str().unwrap().contains("at most 1048576 bytes"), "{too_long}");
+    assert!(s.transcript.len() - before < 1000, "the answer is short");
+
+    // Under the line cap, over the query cap: the tool's error, which echoes nothing.
+    let call = s.result(
+        "tools/call",
+        json!({"name": "find_x402_resource", "arguments": {"query": "weather ".repeat(100_000)}}),
+    );
+    assert_eq!(call["isError"], true);
+    let text = call["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("INVALID_ARGUMENT") && text.contains("more than the 2000 taken"), "{text}");
+    assert!(text.len() < 500, "{text}");
+    // At the cap: answered, the echo bounded by the cap.
+    let before = s.transcript.len();
+    let call = s.result(
+        "tools/call",
+        json!({"name": "find_x402_resource", "arguments": {"query": "weather ".repeat(250), "limit": 1}}),
+    );
+    assert_eq!(call["isError"], false);
+    assert!(s.transcript.len() - before < 64 << 10, "{} bytes answered", s.transcript.len() - before);
+
+    assert_eq!(s.result("ping", json!({})), json!({}));
+    watch.stop();
+    eprintln!("mcp: peak {} MB (after start {} MB)", watch.peak() >> 20, baseline >> 20);
+    assert!(!watch.killed() && watch.peak() < 256 << 20, "peak {} MB", watch.peak() >> 20);
+    s.finish();
+}
+
+#[test]
+fn errors_name_what_was_sent_in_words() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    for (params, expected) in [
+        (json!({"name": "nope", "arguments": {}}), "unknown tool \"nope\"; the one tool is find_x402_resource"),
+        (json!({"arguments": {}}), "params.name is missing"),
+        (json!({"name": 7}), "must be a string"),
+        (json!({"name": "x".repeat(10_000)}), "unknown tool \"xxx"),
+    ] {
+        let response = s.request("tools/call", params.clone());
+        let message = response["error"]["message"].as_str().unwrap().to_owned();
+        assert_eq!(response["error"]["code"], -32602, "{params}");
+        assert!(message.contains(expected), "{message}");
+        assert!(message.len() < 300, "quoted, not echoed whole: {} bytes", message.len());
+        for internal in ["Some(", "None", "Object {", "String("] {
+            assert!(!message.contains(internal), "{message}");
+        }
+    }
+    let missing = s.request(&"m".repeat(10_000), json!({}));
+    assert_eq!(missing["error"]["code"], -32601);
+    assert!(missing["error"]["message"].as_str().unwrap().len() < 300, "{missing}");
+    let call = s.result(
+        "tools/call",
+        json!({"name": "find_x402_resource", "arguments": {"query": "weather", "limit": [1, 2], "colour": 1}}),
+    );
+    let error = |call: &Value| -> String {
+        let text: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
+        text["error"]["message"].as_str().unwrap().to_owned()
+    };
+    assert!(error(&call).starts_with("unknown argument \"colour\": the arguments are"), "{call}");
+    let call = s.result(
+        "tools/call",
+        json!({"name": "find_x402_resource", "arguments": {"query": "weather", "limit": [1, 2]}}),
+    );
+    assert_eq!(error(&call), "limit must be a string or a number, not a list");
     s.finish();
 }

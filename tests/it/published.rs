@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{all_files, repo_root, temp_dir};
+use crate::common::{all_files, repo_root, temp_dir, TempDir};
 use x402dir::catalogue::import::import_file;
 use x402dir::method::corrections::Corrections;
 use x402dir::method::screen::PatternList;
@@ -16,11 +16,12 @@ use x402dir::site::{self, Options};
 const DATE: &str = "2026-01-10";
 
 /// The mini fixture catalogue as a stored snapshot, and where its lock and site go.
-fn fixture(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+fn fixture(name: &str) -> (TempDir, PathBuf, PathBuf, PathBuf) {
     let dir = temp_dir(name);
     let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), DATE).unwrap();
     let path = snap.write_into(&dir.join("snapshots"), false).unwrap();
-    (path, dir.join("content/published.lock"), dir.join("public"))
+    let (lock, out) = (dir.join("content/published.lock"), dir.join("public"));
+    (dir, path, lock, out)
 }
 
 fn build(path: &Path, lock: &Path, out: &Path, method: &Method, republish: &[&str]) -> Result<Verdict, String> {
@@ -41,7 +42,7 @@ fn folder(out: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn a_screening_change_is_refused_until_republished_with_a_correction_and_a_page_change_passes() {
-    let (snapshot, lock, out) = fixture("published-screening");
+    let (_dir, snapshot, lock, out) = fixture("published-screening");
     let embedded = Method::embedded();
     assert_eq!(build(&snapshot, &lock, &out, &embedded, &[]), Ok(Verdict::New));
     let line = fs::read_to_string(&lock).unwrap();
@@ -103,7 +104,7 @@ fn a_screening_change_is_refused_until_republished_with_a_correction_and_a_page_
 
 #[test]
 fn the_command_line_checks_the_lock_and_ci_s_locked_build_refuses_a_new_date() {
-    let (snapshot, lock, out) = fixture("published-cli");
+    let (_dir, snapshot, lock, out) = fixture("published-cli");
     let run = |args: &[&str]| {
         let o = Command::new(env!("CARGO_BIN_EXE_x402dir")).args(args).current_dir(repo_root()).output().unwrap();
         (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr))
@@ -127,7 +128,7 @@ fn the_command_line_checks_the_lock_and_ci_s_locked_build_refuses_a_new_date() {
 /// this code gives exactly the locked answers.
 #[test]
 fn the_committed_lock_covers_every_stored_snapshot_and_holds() {
-    let out = temp_dir("published-committed").join("public");
+    let out = temp_dir("published-committed").at("public");
     let o = Command::new(env!("CARGO_BIN_EXE_x402dir"))
         .args(["build", "--locked", "--out", out.to_str().unwrap()])
         .current_dir(repo_root())

@@ -11,27 +11,29 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::common::{self, repo_root, temp_dir, REAL_DATES};
+use crate::common::{self, memory, repo_root, temp_dir, TempDir, REAL_DATES};
 use x402dir::method::Method;
-use x402dir::site;
+use x402dir::{serve, site};
 
 /// Written beside the built site: no request may ever read it.
 const SECRET: &str = "x402dir serve test: outside the site";
 
 /// The three embedded snapshots, built once for every test in this file.
 fn built_site() -> &'static Path {
-    static SITE: OnceLock<PathBuf> = OnceLock::new();
+    // In a static, never dropped: the next test run removes it (common::temp_dir).
+    static SITE: OnceLock<TempDir> = OnceLock::new();
     SITE.get_or_init(|| {
-        let dir = temp_dir("serve");
-        let out = dir.join("public");
+        let out = temp_dir("serve").at("public");
+        let secret = out.with_file_name("secret.txt");
         let snapshots: Vec<PathBuf> =
             REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
         site::build(&snapshots, &out, &Method::embedded()).unwrap();
-        fs::write(dir.join("secret.txt"), SECRET).unwrap();
+        fs::write(&secret, SECRET).unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(dir.join("secret.txt"), out.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(&secret, out.join("leak.txt")).unwrap();
         out
     })
+    .path()
 }
 
 fn newest_date() -> &'static str {
@@ -56,7 +58,7 @@ fn serve_in(cwd: &Path, dir: &Path) -> Server {
     static STARTED: AtomicUsize = AtomicUsize::new(0);
     // Its request log goes to a file: a pipe nobody reads could fill and stall it.
     let log = built_site().with_file_name(format!("serve-{}.log", STARTED.fetch_add(1, Ordering::SeqCst)));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+    let mut child = Command::new(memory::x402dir_bin())
         .args(["serve", "--port", "0", "--dir"])
         .arg(dir)
         .current_dir(cwd)
@@ -414,7 +416,7 @@ fn run(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_missing_site_says_to_build_it_first() {
-    let missing = temp_dir("serve-missing").join("public");
+    let missing = temp_dir("serve-missing").at("public");
     let output = run(&["serve", "--port", "0", "--dir", missing.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -449,4 +451,104 @@ fn it_listens_on_loopback_only() {
         })
         .collect();
     assert_eq!(listening, [format!("0100007F{port}")], "127.0.0.1 in the kernel's byte order");
+}
+
+/// Memory the preview may use under any flood.
+const FLOOD_PEAK: u64 = 512 << 20;
+
+/// A GET answered within `wait`, or `None` (a hang, a reset, a closed socket).
+fn get_within(port: u16, target: &str, wait: Duration) -> Option<u16> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(wait)).ok()?;
+    write!(stream, "GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).ok()?;
+    std::str::from_utf8(raw.get(9..12)?).ok()?.parse().ok()
+}
+
+/// 3,000 connections that never send a byte: a thread each made 16,000 of them end
+/// the server. Threads stay at the pool's size, memory stays small, a request during
+/// the flood is answered (200, or 503 at once while every worker is taken and the queue
+/// full) within the head deadline the idle ones ahead of it have, and once they pass
+/// it pages are served again, the flood still open.
+#[test]
+fn a_flood_of_idle_connections_is_bounded_and_the_server_keeps_serving() {
+    let mut server = serve();
+    let pid = server.child.id();
+    let mut watch = memory::Watch::start(pid, memory::WATCHDOG_BYTES);
+    let flood: Vec<TcpStream> = (0..3000).filter_map(|_| TcpStream::connect(("127.0.0.1", server.port)).ok()).collect();
+    assert!(flood.len() >= 2900, "{} connections made", flood.len());
+    std::thread::sleep(Duration::from_millis(500));
+    let threads = memory::threads(pid).expect("the server runs");
+    // Answered or refused, never left hanging past the deadline of the idle connections
+    // queued ahead of it (a refusal can come as a reset). Slack for a loaded machine.
+    let asked = std::time::Instant::now();
+    let during = get_within(server.port, "/", Duration::from_secs(20));
+    let waited = asked.elapsed();
+    assert!(matches!(during, Some(200 | 503) | None), "{during:?}");
+    assert!(waited < serve::HEAD_DEADLINE + Duration::from_secs(3), "left hanging {:.1} s", waited.as_secs_f64());
+    let started = std::time::Instant::now();
+    let mut after = None;
+    while started.elapsed() < serve::HEAD_DEADLINE + Duration::from_secs(10) && after != Some(200) {
+        after = get_within(server.port, "/", Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let recovered = started.elapsed();
+    eprintln!(
+        "flood of {}: {threads} threads, {during:?} during it after {:.1} s, peak {} MB, first 200 after {:.1} s",
+        flood.len(),
+        waited.as_secs_f64(),
+        watch.peak() >> 20,
+        recovered.as_secs_f64()
+    );
+    assert_eq!(after, Some(200), "served again within the head deadline, the flood still open");
+    assert!(threads <= serve::WORKERS as u64 + 8, "{threads} threads for {} connections", flood.len());
+    drop(flood);
+    assert_eq!(get_within(server.port, "/", Duration::from_secs(10)), Some(200));
+    assert!(server.child.try_wait().unwrap().is_none(), "the server is still running");
+    watch.stop();
+    assert!(!watch.killed() && watch.peak() < FLOOD_PEAK, "peak {} MB", watch.peak() >> 20);
+}
+
+/// A client that trickles its head a byte at a time is cut off at the head deadline,
+/// not kept for as long as it keeps trickling.
+#[test]
+fn a_slow_client_is_cut_off_at_the_head_deadline() {
+    let server = serve();
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+    let started = std::time::Instant::now();
+    stream.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
+    let limit = serve::HEAD_DEADLINE + Duration::from_secs(5);
+    let closed = loop {
+        if started.elapsed() > limit {
+            break false;
+        }
+        // Closed by the server: a read gives 0 bytes (or the connection is reset).
+        let mut byte = [0u8; 1];
+        match stream.read(&mut byte) {
+            Ok(0) => break true,
+            Err(e) if !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => break true,
+            _ => {}
+        }
+        if stream.write_all(b"x").is_err() {
+            break true;
+        }
+    };
+    assert!(closed, "still open after {:.1} s of trickling", started.elapsed().as_secs_f64());
+    assert!(started.elapsed() >= serve::HEAD_DEADLINE - Duration::from_millis(500));
+    assert_eq!(get(server.port, "/").status, 200);
+}
+
+#[test]
+fn a_url_in_the_query_and_a_doubled_slash_stay_on_the_site() {
+    let server = serve();
+    let robots = get(server.port, "/robots.txt?next=http://x/index.html");
+    assert_eq!(robots.status, 200);
+    assert!(robots.body == on_disk("robots.txt"), "a URL in the query named the file served");
+    let date = newest_date();
+    let moved = get(server.port, &format!("//{date}"));
+    assert_eq!((moved.status, moved.header("Location")), (301, Some(format!("/{date}/").as_str())));
+    // The build's staging folders, were any left, are never served.
+    assert_eq!(get(server.port, &format!("/.staging-{date}-1/")).status, 404);
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::prerequisites::{self, Need};
-use crate::common::{self, html, real_snapshot, repo_root, temp_dir, verdicts, REAL_DATES};
+use crate::common::{self, html, real_snapshot, repo_root, temp_dir, verdicts, TempDir, REAL_DATES};
 use serde_json::{json, Value};
 use x402dir::catalogue::import::import_file;
 use x402dir::explore::answer::explore;
@@ -29,17 +29,17 @@ fn real_snapshot_paths() -> Vec<PathBuf> {
     REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect()
 }
 
-fn build_real(name: &str) -> PathBuf {
-    let out = temp_dir(name).join("public");
+fn build_real(name: &str) -> TempDir {
+    let out = temp_dir(name).at("public");
     site::build(&real_snapshot_paths(), &out, &Method::embedded()).unwrap();
     out
 }
 
-fn mini_site(name: &str) -> PathBuf {
+fn mini_site(name: &str) -> TempDir {
     let dir = temp_dir(name);
     let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), "2026-01-10").unwrap();
     let path = snap.write_into(&dir.join("snapshots"), false).unwrap();
-    let out = dir.join("public");
+    let out = dir.at("public");
     site::build(&[path], &out, &Method::embedded()).unwrap();
     out
 }
@@ -102,7 +102,8 @@ fn mini_site_has_the_expected_tree() {
 
 #[test]
 fn mini_site_api_matches_hand_worked_expectations() {
-    let api = mini_site("mini-api").join("2026-01-10/api");
+    let site = mini_site("mini-api");
+    let api = site.join("2026-01-10/api");
     let manifest = json_file(&api.join("manifest.json"));
     assert_eq!(manifest["counts"], json!({"entries": 3, "withheld": 1, "quarantined": 0, "rejected": 0}));
     let buckets = manifest["shards"]["buckets"].as_u64().unwrap() as u32;
@@ -378,9 +379,9 @@ fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure()
     assert!(err.to_string().contains("refusing"), "{err}");
     let out = mini_site("keep-previous");
     let before = files_under(&out);
-    let broken = temp_dir("broken-snap").join("2026-01-10.json");
+    let broken = temp_dir("broken-snap").at("2026-01-10.json");
     fs::write(&broken, "{\"header\": {").unwrap();
-    assert!(site::build(&[broken], &out, &Method::embedded()).is_err());
+    assert!(site::build(&[broken.to_path_buf()], &out, &Method::embedded()).is_err());
     assert_eq!(files_under(&out), before);
 }
 
@@ -390,7 +391,7 @@ fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure()
 fn a_cap_on_files_refuses_the_snapshot_over_it_and_keeps_the_previous_build() {
     let method = Method::embedded();
     let paths = &real_snapshot_paths()[..1];
-    let out = temp_dir("max-files").join("public");
+    let out = temp_dir("max-files").at("public");
     let built = site::build(paths, &out, &method).unwrap();
     let before = files_under(&out);
     let files = built[0].files;
@@ -688,7 +689,7 @@ fn unescape(html: &str) -> String {
 fn every_folder_has_an_index_page_and_the_404_page_offers_ways_in() {
     let out = build_real("folders");
     let mut folders = 0;
-    let mut dirs = vec![out.clone()];
+    let mut dirs = vec![out.to_path_buf()];
     let mut all = Vec::new();
     while let Some(dir) = dirs.pop() {
         for entry in fs::read_dir(&dir).unwrap().map(Result::unwrap).filter(|e| e.file_type().unwrap().is_dir()) {
@@ -696,7 +697,7 @@ fn every_folder_has_an_index_page_and_the_404_page_offers_ways_in() {
         }
         all.push(dir);
     }
-    for dir in all.iter().filter(|d| **d != out) {
+    for dir in all.iter().filter(|d| d.as_path() != out.path()) {
         let rel = dir.strip_prefix(&out).unwrap().to_string_lossy().into_owned();
         let in_api = rel.split('/').nth(1) == Some("api") && rel.split('/').count() > 2;
         if in_api {
@@ -730,4 +731,47 @@ fn every_folder_has_an_index_page_and_the_404_page_offers_ways_in() {
     assert!(!home.contains(r#"price/over-1/">"#), "an empty band is not a link");
     let prices = fs::read_to_string(out.join("2026-08-20/price/index.html")).unwrap();
     assert!(prices.contains(r#"<li>Over $1 <span class="num">0</span>"#) && !prices.contains(r#"price/over-1/">"#));
+}
+
+/// A killed build leaves hidden `.staging-*` and `.old-*` folders; the next build
+/// deletes those of builds no longer running (and keeps a running one's), and deletes
+/// the folder it replaces after the new one is in place.
+#[test]
+fn leftovers_of_killed_builds_and_the_replaced_folder_are_deleted() {
+    let scratch = temp_dir("leftovers");
+    let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), "2026-01-10").unwrap();
+    let path = snap.write_into(&scratch.join("snapshots"), false).unwrap();
+    let out = scratch.join("public");
+    let build = || {
+        let o = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+            .args(["build", "--no-lock", "--snapshot"])
+            .arg(&path)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    build();
+    // What kill -9 leaves: a staging folder and a replaced one, of a process that is gone
+    // (no pid is this large), and a staging folder of a build still running (this one).
+    let dead = 99_999_999;
+    let left = [format!(".staging-2026-01-10-{dead}"), format!(".old-2026-01-10-{dead}.0")];
+    let running = format!(".staging-2026-01-10-{}", std::process::id());
+    for name in left.iter().chain([&running]) {
+        fs::create_dir_all(out.join(name).join("r/x")).unwrap();
+        fs::write(out.join(name).join("r/x/index.html"), "left over").unwrap();
+    }
+    let before = files_under(&out.join("2026-01-10"));
+    let (stdout, _) = build();
+    assert!(stdout.contains("built 2026-01-10"), "{stdout}");
+    let mut hidden: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    hidden.sort();
+    assert_eq!(hidden, [running], "the running build's folder is kept, the rest deleted");
+    assert_eq!(files_under(&out.join("2026-01-10")), before, "the rebuilt folder is whole");
 }

@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 
 pub mod catalogue_server;
+pub mod hostile_server;
 pub mod html;
+pub mod memory;
 pub mod prerequisites;
 pub mod verdicts;
 
@@ -42,16 +44,94 @@ pub fn synthetic_snapshot(date: &str, items: Vec<Value>) -> Snapshot {
     }
 }
 
+/// Set to keep the tests' scratch folders for a look afterwards.
+pub const KEEP_TEMP: &str = "X402DIR_KEEP_TEMP";
+
+/// A scratch folder under the system temp dir, removed with everything in it when
+/// dropped (unless `X402DIR_KEEP_TEMP=1`): builds leave hundreds of megabytes, and
+/// folders left by every run once filled the disk. It dereferences to `path`, the
+/// folder itself or a path inside it ([`TempDir::at`]).
+pub struct TempDir {
+    root: PathBuf,
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// The same scratch folder, standing for `rel` inside it: for helpers that hand out
+    /// e.g. `<scratch>/public` and must keep the folder alive as long as it is used.
+    pub fn at(self, rel: &str) -> TempDir {
+        // Moved out without dropping `self`, which would remove the folder.
+        let mut this = std::mem::ManuallyDrop::new(self);
+        let (root, _) = (std::mem::take(&mut this.root), std::mem::take(&mut this.path));
+        let path = root.join(rel);
+        TempDir { root, path }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::env::var_os(KEEP_TEMP).is_none_or(|v| v.is_empty() || v == "0") {
+            let _ = std::fs::remove_dir_all(&self.root);
+        }
+    }
+}
+
 /// A fresh empty folder under the system temp dir, never handed out twice: every suite
 /// runs in this one process, so the process id alone would not keep two suites' folders
-/// of the same name apart.
-pub fn temp_dir(name: &str) -> PathBuf {
+/// of the same name apart. Removed when the guard is dropped; the first call also
+/// removes folders left by test processes that are gone (killed, or holding a folder
+/// in a `static`, which is never dropped).
+pub fn temp_dir(name: &str) -> TempDir {
     static MADE: AtomicUsize = AtomicUsize::new(0);
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(remove_folders_of_dead_runs);
     let n = MADE.fetch_add(1, Ordering::SeqCst);
     let dir = std::env::temp_dir().join(format!("x402dir-it-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir { root: dir.clone(), path: dir }
+}
+
+/// Removes `x402dir-it-<name>-<pid>-<n>` folders whose process no longer runs.
+fn remove_folders_of_dead_runs() {
+    if std::env::var_os(KEEP_TEMP).is_some_and(|v| !v.is_empty() && v != "0") || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str().and_then(|n| n.strip_prefix("x402dir-it-")) else { continue };
+        // The pid is the second-to-last dash-separated part (the name may hold dashes).
+        let mut parts = name.rsplit('-');
+        let (Some(_n), Some(pid)) = (parts.next(), parts.next()) else { continue };
+        let Ok(pid) = pid.parse::<u32>() else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Every file below `dir`, sorted.
