@@ -444,7 +444,7 @@ mod tests {
             read_netlify_toml(EMBEDDED_NETLIFY_TOML, "netlify.toml").unwrap();
         assert_eq!(
             headers.iter().map(|h| h.pattern.as_str()).collect::<Vec<_>>(),
-            ["/*", "/20*", "/method/*", "/latest/*"]
+            ["/*", "/20*", "/:date/api/*", "/latest/api/*", "/method/*", "/latest/*"]
         );
         assert!(redirects.is_empty());
         assert!(warnings.is_empty(), "{warnings:?}");
