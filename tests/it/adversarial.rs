@@ -116,8 +116,10 @@ fn only_http_urls_become_links_whatever_their_encoding() {
     ] {
         let e = feb.entries.iter().find(|e| e.resource.url == url).unwrap_or_else(|| panic!("{url} listed"));
         let page = fs::read_to_string(root.join(format!("out/public/2026-02-01/r/{}/index.html", e.slug()))).unwrap();
-        let h1 = &page[page.find("<h1").unwrap()..page.find("</h1>").unwrap()];
-        assert_eq!(h1.contains("<a "), linked, "{url}: {h1}");
+        // The URL's line under the page's heading: a link only for http(s).
+        let start = page.find(r#"<p class="resource-url">"#).unwrap();
+        let line = &page[start..start + page[start..].find("</p>").unwrap()];
+        assert_eq!(line.contains("<a "), linked, "{url}: {line}");
     }
     // A URL with a NUL byte has no usable form: rejected with a reason.
     assert!(feb.report.rejected.iter().any(|r| r.reason.contains("control characters")));

@@ -124,7 +124,7 @@ fn mini_site_api_matches_hand_worked_expectations() {
     let block = json_file(&api.join("records/0.json"));
     let record = |id: usize| block[id].clone();
     assert_eq!(block.as_array().unwrap().iter().map(|r| r["id"].as_u64().unwrap()).collect::<Vec<_>>(), [0, 1, 2]);
-    assert_eq!(manifest["records"], json!({"path": "records/{block}.json", "block": 16}));
+    assert_eq!(manifest["records"], json!({"path": "records/{block}.json", "block": 16, "blocks": 1}));
     let pack = json_file(&api.join("packs/weather.json"));
     assert_eq!(pack, json!([record(0), record(1)]));
     assert!(!api.join("packs/anything.json").exists());
