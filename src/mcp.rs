@@ -15,7 +15,7 @@
 //! A request is judged by what it carries, never by an earlier one on the same
 //! connection (the stateless rule), so a client may mix eras and nothing breaks.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use serde_json::{json, Map, Value};
 
@@ -40,6 +40,16 @@ const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
 const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32004;
+
+/// Longest request line read (a real request is a few hundred bytes); a longer one is
+/// skipped unread and answered with an error.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Longest query the tool takes, in characters. Only its first 8 words are used, and
+/// the answer echoes it (text and dropped words) twice: 48 MB of words made a 281 MB
+/// answer.
+pub const MAX_QUERY_CHARS: usize = 2000;
+/// How much of a client's name (method, tool, argument) an error quotes.
+const QUOTED_CHARS: usize = 80;
 
 const ANSWER_SCHEMA: &str = include_str!("../content/schema/answer.schema.json");
 
@@ -85,19 +95,52 @@ impl<'a> Server<'a> {
     }
 
     /// Reads messages from `input` until it ends, writing each response to `output`.
-    pub fn run(&self, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-        for line in input.lines() {
-            let line = line?;
-            if line.trim().is_empty() {
-                continue;
+    /// Lines are read as bytes, at most [`MAX_LINE_BYTES`] of each: a line that is not
+    /// UTF-8 JSON, or is too long, is answered with an error and the server reads on.
+    pub fn run(&self, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if Read::take(&mut input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line)? == 0 {
+                return Ok(());
             }
-            if let Some(response) = self.handle_line(&line) {
+            let response = if line.len() > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+                skip_line(&mut input)?;
+                Some(error_response(
+                    Value::Null,
+                    RpcError::new(
+                        INVALID_REQUEST,
+                        format!("a message is one line of at most {MAX_LINE_BYTES} bytes; this one was longer and was not read"),
+                    ),
+                ))
+            } else if line.trim_ascii().is_empty() {
+                continue;
+            } else {
+                self.handle_bytes(&line)
+            };
+            if let Some(response) = response {
                 serde_json::to_writer(&mut output, &response)?;
                 output.write_all(b"\n")?;
                 output.flush()?;
             }
         }
-        Ok(())
+    }
+
+    /// The response to one line as bytes: a parse error when it is not UTF-8.
+    pub fn handle_bytes(&self, line: &[u8]) -> Option<Value> {
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_line(text),
+            Err(e) => Some(error_response(
+                Value::Null,
+                RpcError::new(
+                    PARSE_ERROR,
+                    format!(
+                        "not UTF-8: byte {} of the line is not valid UTF-8 (a message is one line of JSON)",
+                        e.valid_up_to() + 1
+                    ),
+                ),
+            )),
+        }
     }
 
     /// The response to one line, `None` for a notification.
@@ -137,7 +180,7 @@ impl<'a> Server<'a> {
             ("ping", Era::Legacy) => Ok(json!({})),
             ("tools/list", _) => Ok(json!({ "tools": [tool()] })),
             ("tools/call", _) => self.call(params),
-            _ => Err(RpcError::new(METHOD_NOT_FOUND, format!("no method {method:?}"))),
+            _ => Err(RpcError::new(METHOD_NOT_FOUND, format!("no method {}", quoted(method)))),
         }?;
         if let (Era::Modern, Some(object)) = (era, result.as_object_mut()) {
             object.insert("resultType".into(), json!("complete"));
@@ -169,9 +212,26 @@ impl<'a> Server<'a> {
     }
 
     fn call(&self, params: &Value) -> Result<Value, RpcError> {
-        let name = params.get("name").and_then(Value::as_str);
-        if name != Some(TOOL_NAME) {
-            return Err(RpcError::new(INVALID_PARAMS, format!("unknown tool {name:?}; the one tool is {TOOL_NAME}")));
+        match params.get("name") {
+            Some(Value::String(name)) if name == TOOL_NAME => {}
+            Some(Value::String(name)) => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    format!("unknown tool {}; the one tool is {TOOL_NAME}", quoted(name)),
+                ))
+            }
+            Some(_) => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    format!("the tool's name (params.name) must be a string; the one tool is {TOOL_NAME}"),
+                ))
+            }
+            None => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    format!("no tool named: params.name is missing; the one tool is {TOOL_NAME}"),
+                ))
+            }
         }
         let empty = Map::new();
         let arguments = match params.get("arguments") {
@@ -203,20 +263,30 @@ impl<'a> Server<'a> {
                 Some(Value::String(s)) => Ok(Some(s.clone())),
                 // Numbers keep the digits the client sent (no float round-trip).
                 Some(Value::Number(n)) if key != "network" => Ok(Some(n.to_string())),
-                Some(other) => Err(invalid(format!("{key} must be a string or a number, not {other}"))),
+                Some(other) => Err(invalid(format!("{key} must be a string or a number, not {}", kind(other)))),
             }
         };
         const ARGUMENTS: [&str; 6] = ["query", "max_price", "network", "exclude_testnets", "limit", "offset"];
         if let Some(unknown) = arguments.keys().find(|k| !ARGUMENTS.contains(&k.as_str())) {
-            return Err(invalid(format!("unknown argument {unknown:?}: the arguments are {}", ARGUMENTS.join(", "))));
+            return Err(invalid(format!(
+                "unknown argument {}: the arguments are {}",
+                quoted(unknown),
+                ARGUMENTS.join(", ")
+            )));
         }
         let Some(Value::String(query)) = arguments.get("query") else {
             return Err(invalid("query (a string of words) is required".into()));
         };
+        let chars = query.chars().count();
+        if chars > MAX_QUERY_CHARS {
+            return Err(invalid(format!(
+                "query is {chars} characters, more than the {MAX_QUERY_CHARS} taken (only its first 8 words are used)"
+            )));
+        }
         let exclude_testnets = match arguments.get("exclude_testnets") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(other) => return Err(invalid(format!("exclude_testnets must be true or false, not {other}"))),
+            Some(other) => return Err(invalid(format!("exclude_testnets must be true or false, not {}", kind(other)))),
         };
         let (max_price, network, limit, offset) =
             (text("max_price")?, text("network")?, text("limit")?, text("offset")?);
@@ -231,6 +301,48 @@ impl<'a> Server<'a> {
         let index = self.index.as_ref().map_err(error_object)?;
         let answer = checked_answer(index, self.method, query, &filters).map_err(|e| error_object(&Error::from(e)))?;
         Ok(serde_json::to_value(answer).expect("answers serialise"))
+    }
+}
+
+/// `text` as a JSON string, cut to [`QUOTED_CHARS`] characters: a name quoted back in an
+/// error, without echoing megabytes.
+fn quoted(text: &str) -> String {
+    let mut clipped: String = text.chars().take(QUOTED_CHARS).collect();
+    if clipped.len() < text.len() {
+        clipped.push('…');
+    }
+    Value::from(clipped).to_string()
+}
+
+/// The kind of a JSON value, in words.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Skips the rest of a line without keeping it.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buffer.len();
+                input.consume(n);
+            }
+        }
     }
 }
 
