@@ -308,7 +308,10 @@ impl<'a> Server<'a> {
             match arguments.get(key) {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
-                // Numbers keep the digits the client sent (no float round-trip).
+                // Numbers keep the digits the client sent (no float round-trip), except
+                // that a count written with a fraction of zero (3.0) is that whole number,
+                // as JSON Schema's `integer` has it.
+                Some(Value::Number(n)) if key == "limit" || key == "offset" => Ok(Some(count_text(n))),
                 Some(Value::Number(n)) if key != "network" => Ok(Some(n.to_string())),
                 Some(other) => Err(invalid(format!("{key} must be a string or a number, not {}", kind(other)))),
             }
@@ -349,6 +352,17 @@ impl<'a> Server<'a> {
         let answer = checked_answer(index, self.method, query, &filters).map_err(|e| error_object(&Error::from(e)))?;
         let summary = summary(&answer);
         Ok((serde_json::to_value(answer).expect("answers serialise"), summary))
+    }
+}
+
+/// A count as the method reads it: a whole number's digits, also for a JSON number with
+/// a zero fraction (3.0, 3e0); any other number as sent, for the method to refuse.
+fn count_text(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(f) if !n.is_u64() && !n.is_i64() && f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 => {
+            format!("{}", f as i64)
+        }
+        _ => n.to_string(),
     }
 }
 
@@ -485,7 +499,7 @@ fn tool() -> Value {
             "type": "object",
             "properties": {
                 "query": { "type": "string", "description": "Words to find, e.g. \"weather forecast\". Whole words, no stemming; at most 8 are used." },
-                "max_price": { "type": ["number", "string"], "description": "Highest USD price per call, inclusive, e.g. 0.01. Only prices in known USD stablecoins count." },
+                "max_price": { "anyOf": [{ "type": "number" }, { "type": "string" }], "description": "Highest USD price per call, inclusive: 0.01, \"0.01\" or \"$0.01\". Only prices in known USD stablecoins count." },
                 "network": { "type": "string", "description": "Only resources accepting payment on this network: its name (Base), legacy name (base) or CAIP-2 id (eip155:8453). An unknown network is an INVALID_FILTER error that lists the snapshot's networks." },
                 "exclude_testnets": { "type": "boolean", "description": "Leave out resources that accept payment only on test networks (default false)." },
                 "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Rows to return (default 10)." },

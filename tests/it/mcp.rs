@@ -284,6 +284,34 @@ fn text_of(call: &Value) -> &str {
 }
 
 #[test]
+fn counts_are_whole_numbers_however_written() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    // JSON Schema's `integer` is any number with a zero fraction: 3.0 and 3e0 are 3.
+    let three = cli_answer(&["--limit", "3", "--offset", "2", "weather"]);
+    for (limit, offset) in [(json!(3), json!(2)), (json!(3.0), json!(2.0)), (json!(3e0), json!(2e0))] {
+        let call = s.result(
+            "tools/call",
+            json!({"name": "find_x402_resource", "arguments": {"query": "weather", "limit": limit, "offset": offset}}),
+        );
+        assert_eq!(call["structuredContent"], three, "limit {limit}, offset {offset}");
+    }
+    for (key, value) in [("limit", json!(3.5)), ("limit", json!(-1.0)), ("offset", json!(0.5)), ("limit", json!(1e300))]
+    {
+        let call = s
+            .result("tools/call", json!({"name": "find_x402_resource", "arguments": {"query": "weather", key: value}}));
+        assert_eq!(call["isError"], true, "{key} {value}");
+        let error: Value = serde_json::from_str(text_of(&call)).unwrap();
+        assert_eq!(error["error"]["code"], "INVALID_FILTER", "{key} {value}: {error}");
+    }
+    // The input schema says so without `type` lists (anyOf is the portable form).
+    let tools = s.result("tools/list", json!({}));
+    let schema = &tools["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(schema["max_price"]["anyOf"], json!([{"type": "number"}, {"type": "string"}]));
+    assert_eq!(schema["limit"]["type"], "integer");
+    s.finish();
+}
+
+#[test]
 fn a_fifty_row_answer_sends_the_envelope_once_and_a_short_summary() {
     let mut s = Session::start(&["--snapshot", SNAPSHOT]);
     let response =
