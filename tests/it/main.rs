@@ -21,6 +21,7 @@ mod history;
 mod js_suites;
 mod layers;
 mod mcp;
+mod mcp_sdks;
 mod method_rules;
 mod no_verdicts;
 mod properties;
