@@ -1,28 +1,35 @@
 //! `x402dir mcp`: a Model Context Protocol server on standard input and output, so an
 //! agent can ask the local snapshot for paid x402 resources with the tool it already
 //! knows how to call. One tool, `find_x402_resource`, answers by the method and in the
-//! envelope of every other surface (content/method.md#json): the same answer, byte for byte, as
-//! `x402dir query --json`, screening applied.
+//! envelope of every other surface (content/method.md#json), as structured content: the
+//! same answer as `x402dir query --json`, screening applied. Its text is a short summary,
+//! so the envelope is not sent twice.
 //!
 //! Messages are JSON-RPC 2.0, one per line (the stdio transport). Both eras of the
 //! protocol are spoken, because clients of both are in use:
 //! - 2026-07-28, stateless: no handshake; every request names its protocol version in
 //!   `params._meta["io.modelcontextprotocol/protocolVersion"]`; `server/discover` says
-//!   what the server supports; results carry `resultType`.
+//!   what the server supports; results carry `resultType` and name the server in
+//!   `_meta`, and `server/discover` and `tools/list` carry caching hints.
 //! - 2025-11-25 and the two revisions before it: `initialize` negotiates a version,
 //!   then `tools/list` and `tools/call`.
 //!
-//! A request is judged by what it carries, never by an earlier one on the same
-//! connection (the stateless rule), so a client may mix eras and nothing breaks.
+//! A request is judged by the version its `_meta` names; one naming none is answered at
+//! the version `initialize` agreed on this connection (the newest handshake revision
+//! before any), so a client may mix eras and nothing breaks. What each revision's
+//! official SDKs require of a result is tested against those SDKs (tests/it/mcp_sdks.rs).
 
+use std::cell::Cell;
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Read, Write};
 
 use serde_json::{json, Map, Value};
 
 use crate::error::Error;
-use crate::method::answer::checked_answer;
+use crate::method::answer::{checked_answer, Answer};
 use crate::method::index::Index;
 use crate::method::query::{FilterText, Filters, MAX_LIMIT, MAX_OFFSET};
+use crate::method::view::clip;
 use crate::method::Method;
 
 /// The stateless revisions this server speaks, newest first.
@@ -33,13 +40,22 @@ pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"]
 
 pub const TOOL_NAME: &str = "find_x402_resource";
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// Where a 2026-07-28 result names the server (its `_meta`, on every result).
+const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+/// The handshake revision before structured tool output: its clients read only the text.
+const TEXT_ONLY_VERSION: &str = "2025-03-26";
+/// How long a client may keep `server/discover` and `tools/list` results (2026-07-28
+/// caching): neither changes while the server runs, nor differs between users.
+pub const CACHE_TTL_MS: u64 = 3_600_000;
+/// How many rows the text summary of an answer names; every row is in the structured content.
+pub const SUMMARY_ROWS: usize = 5;
 
 // JSON-RPC 2.0 error codes, and MCP's for a protocol version it does not speak.
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
-const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32004;
+const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// Longest request line read (a real request is a few hundred bytes); a longer one is
 /// skipped unread and answered with an error.
@@ -64,14 +80,16 @@ null and `description_withheld` says why.";
 pub struct Server<'a> {
     index: Result<Index, Error>,
     method: &'a Method<'a>,
+    /// The revision the last `initialize` agreed, for requests that name none.
+    negotiated: Cell<&'static str>,
 }
 
 /// How a request asked to be answered.
 enum Era {
-    /// Stateless, at this version.
+    /// Stateless (2026-07-28).
     Modern,
-    /// After (or without) an `initialize` handshake.
-    Legacy,
+    /// A handshake revision: the one named, else the one `initialize` agreed.
+    Legacy(&'static str),
 }
 
 struct RpcError {
@@ -91,7 +109,7 @@ impl<'a> Server<'a> {
     /// kept and given as the tool's answer (SOURCE_UNAVAILABLE, content/method.md#unavailable), so a
     /// client can still discover the server and learn what would fix it.
     pub fn new(index: Result<Index, Error>, method: &'a Method<'a>) -> Server<'a> {
-        Server { index, method }
+        Server { index, method, negotiated: Cell::new(LEGACY_VERSIONS[0]) }
     }
 
     /// Reads messages from `input` until it ends, writing each response to `output`.
@@ -173,26 +191,36 @@ impl<'a> Server<'a> {
     }
 
     fn dispatch(&self, method: &str, params: &Value) -> Result<Value, RpcError> {
-        let era = era_of(params)?;
+        let era = self.era_of(params)?;
         let mut result = match (method, &era) {
             ("initialize", _) => self.initialize(params),
-            ("server/discover", _) => Ok(self.discover()),
-            ("ping", Era::Legacy) => Ok(json!({})),
+            ("server/discover", _) => Ok(discover()),
+            ("ping", Era::Legacy(_)) => Ok(json!({})),
             ("tools/list", _) => Ok(json!({ "tools": [tool()] })),
-            ("tools/call", _) => self.call(params),
+            ("tools/call", Era::Legacy(version)) => self.call(params, version),
+            ("tools/call", Era::Modern) => self.call(params, MODERN_VERSIONS[0]),
             _ => Err(RpcError::new(METHOD_NOT_FOUND, format!("no method {}", quoted(method)))),
         }?;
         if let (Era::Modern, Some(object)) = (era, result.as_object_mut()) {
+            // 2026-07-28: every result says its type and names the server in `_meta`; the
+            // cacheable ones carry caching hints, which the SDKs' schemas require.
             object.insert("resultType".into(), json!("complete"));
+            object.insert("_meta".into(), json!({ SERVER_INFO_KEY: server_info() }));
+            if matches!(method, "server/discover" | "tools/list") {
+                object.insert("ttlMs".into(), json!(CACHE_TTL_MS));
+                object.insert("cacheScope".into(), json!("public"));
+            }
         }
         Ok(result)
     }
 
     /// The handshake of the earlier revisions: the client's version if spoken here,
-    /// else the newest handshake revision (the client then decides).
+    /// else the newest handshake revision (the client then decides). Requests that name
+    /// no version are answered at the agreed one from then on.
     fn initialize(&self, params: &Value) -> Result<Value, RpcError> {
         let asked = params.get("protocolVersion").and_then(Value::as_str);
-        let version = asked.filter(|v| LEGACY_VERSIONS.contains(v)).unwrap_or(LEGACY_VERSIONS[0]);
+        let version = LEGACY_VERSIONS.iter().copied().find(|v| Some(*v) == asked).unwrap_or(LEGACY_VERSIONS[0]);
+        self.negotiated.set(version);
         Ok(json!({
             "protocolVersion": version,
             "capabilities": { "tools": { "listChanged": false } },
@@ -201,17 +229,30 @@ impl<'a> Server<'a> {
         }))
     }
 
-    fn discover(&self) -> Value {
-        let supported: Vec<&str> = MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS).copied().collect();
-        json!({
-            "supportedVersions": supported,
-            "capabilities": { "tools": {} },
-            "serverInfo": server_info(),
-            "instructions": INSTRUCTIONS,
+    /// The era a request's `_meta` puts it in, or the error for a version not spoken here.
+    fn era_of(&self, params: &Value) -> Result<Era, RpcError> {
+        let Some(asked) = params.get("_meta").and_then(|m| m.get(VERSION_KEY)) else {
+            return Ok(Era::Legacy(self.negotiated.get()));
+        };
+        let asked_text = asked.as_str();
+        if asked_text.is_some_and(|v| MODERN_VERSIONS.contains(&v)) {
+            return Ok(Era::Modern);
+        }
+        // A handshake revision named per request: answered as that revision would.
+        if let Some(v) = LEGACY_VERSIONS.iter().copied().find(|v| Some(*v) == asked_text) {
+            return Ok(Era::Legacy(v));
+        }
+        // The SDKs read `requested` as a string: a version that is not one is quoted.
+        let requested = asked_text.map_or_else(|| clip(&asked.to_string(), QUOTED_CHARS), str::to_owned);
+        Err(RpcError {
+            code: UNSUPPORTED_PROTOCOL_VERSION,
+            message: "Unsupported protocol version".into(),
+            data: Some(json!({ "supported": supported_versions(), "requested": requested })),
         })
     }
 
-    fn call(&self, params: &Value) -> Result<Value, RpcError> {
+    /// `tools/call` at `version`.
+    fn call(&self, params: &Value, version: &str) -> Result<Value, RpcError> {
         match params.get("name") {
             Some(Value::String(name)) if name == TOOL_NAME => {}
             Some(Value::String(name)) => {
@@ -241,11 +282,17 @@ impl<'a> Server<'a> {
         };
         // A wrong argument is the tool's error, told to the model so it can try again.
         Ok(match self.find(arguments) {
-            Ok(envelope) => json!({
-                "content": [{ "type": "text", "text": serde_json::to_string_pretty(&envelope).expect("answers serialise") }],
-                "structuredContent": envelope,
-                "isError": false,
-            }),
+            Ok((envelope, summary)) => {
+                // The envelope travels once, as structured content; the text is a summary
+                // for the model. A 2025-03-26 client has no structured content, so its
+                // text is the envelope itself.
+                let text = if version == TEXT_ONLY_VERSION { envelope.to_string() } else { summary };
+                json!({
+                    "content": [{ "type": "text", "text": text }],
+                    "structuredContent": envelope,
+                    "isError": false,
+                })
+            }
             Err(error) => {
                 let body = json!({ "error": error });
                 json!({ "content": [{ "type": "text", "text": body.to_string() }], "isError": true })
@@ -253,15 +300,18 @@ impl<'a> Server<'a> {
         })
     }
 
-    /// The answer envelope, as `x402dir query --json` gives it.
+    /// The answer envelope, as `x402dir query --json` gives it, and its text summary.
     /// The error is the CLI's `--json` error object: code, message, and a fix if known.
-    fn find(&self, arguments: &Map<String, Value>) -> Result<Value, Value> {
+    fn find(&self, arguments: &Map<String, Value>) -> Result<(Value, String), Value> {
         let invalid = |message: String| json!({ "code": "INVALID_ARGUMENT", "message": message });
         let text = |key: &str| -> Result<Option<String>, Value> {
             match arguments.get(key) {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
-                // Numbers keep the digits the client sent (no float round-trip).
+                // Numbers keep the digits the client sent (no float round-trip), except
+                // that a count written with a fraction of zero (3.0) is that whole number,
+                // as JSON Schema's `integer` has it.
+                Some(Value::Number(n)) if key == "limit" || key == "offset" => Ok(Some(count_text(n))),
                 Some(Value::Number(n)) if key != "network" => Ok(Some(n.to_string())),
                 Some(other) => Err(invalid(format!("{key} must be a string or a number, not {}", kind(other)))),
             }
@@ -300,8 +350,62 @@ impl<'a> Server<'a> {
         .map_err(|e| error_object(&Error::from(e)))?;
         let index = self.index.as_ref().map_err(error_object)?;
         let answer = checked_answer(index, self.method, query, &filters).map_err(|e| error_object(&Error::from(e)))?;
-        Ok(serde_json::to_value(answer).expect("answers serialise"))
+        let summary = summary(&answer);
+        Ok((serde_json::to_value(answer).expect("answers serialise"), summary))
     }
+}
+
+/// A count as the method reads it: a whole number's digits, also for a JSON number with
+/// a zero fraction (3.0, 3e0); any other number as sent, for the method to refuse.
+fn count_text(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(f) if !n.is_u64() && !n.is_i64() && f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 => {
+            format!("{}", f as i64)
+        }
+        _ => n.to_string(),
+    }
+}
+
+/// The text block of an answer: counts, the rule, the snapshot, the first
+/// [`SUMMARY_ROWS`] rows by URL and price, and where the rest is. Descriptions are left
+/// out (untrusted provider text, in the structured content with their screening).
+fn summary(answer: &Answer) -> String {
+    let m = &answer.meta;
+    let offset = m.query.filters.offset;
+    let mut out = format!(
+        "{} resources matched; {} returned{}. Snapshot {}, method {}.\nRule: {}\n",
+        m.total_matched,
+        m.returned,
+        if offset > 0 { format!(" from result {}", offset + 1) } else { String::new() },
+        m.snapshot.date,
+        m.method.version,
+        clip(&m.query.rule, 600)
+    );
+    for (i, row) in answer.data.iter().take(SUMMARY_ROWS).enumerate() {
+        let l = &row.listing;
+        let _ = write!(out, "{}. {}", offset + i + 1, clip(l.resource, 160));
+        if let Some(name) = l.service_name {
+            let _ = write!(out, " ({})", Value::from(clip(name, 60)));
+        }
+        match &l.min_price_usd {
+            Some(usd) => {
+                let _ = write!(out, ": from {usd} USD per call");
+            }
+            None => out.push_str(": no USD-stablecoin price"),
+        }
+        if let (Some(payers), Some(calls)) = (l.figures.unique_payers_30d, l.figures.calls_30d) {
+            let _ = write!(out, "; {payers} payers, {calls} calls in 30 days");
+        }
+        out.push('\n');
+    }
+    if answer.data.len() > SUMMARY_ROWS {
+        let _ = writeln!(out, "…and {} more rows.", answer.data.len() - SUMMARY_ROWS);
+    }
+    out.push_str(
+        "The full answer (every row with prices per network, figures, description or why it is withheld; the \
+         source's limits) is the JSON envelope in structuredContent, described by the tool's outputSchema.",
+    );
+    out
 }
 
 /// `text` as a JSON string, cut to [`QUOTED_CHARS`] characters: a name quoted back in an
@@ -355,22 +459,19 @@ fn error_object(e: &Error) -> Value {
     error
 }
 
-/// The era a request's `_meta` puts it in, or the error for a version not spoken here.
-fn era_of(params: &Value) -> Result<Era, RpcError> {
-    let Some(asked) = params.get("_meta").and_then(|m| m.get(VERSION_KEY)) else { return Ok(Era::Legacy) };
-    match asked.as_str() {
-        Some(v) if MODERN_VERSIONS.contains(&v) => Ok(Era::Modern),
-        // A handshake revision named per request: answered as that revision would.
-        Some(v) if LEGACY_VERSIONS.contains(&v) => Ok(Era::Legacy),
-        _ => {
-            let supported: Vec<&str> = MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS).copied().collect();
-            Err(RpcError {
-                code: UNSUPPORTED_PROTOCOL_VERSION,
-                message: "Unsupported protocol version".into(),
-                data: Some(json!({ "supported": supported, "requested": asked })),
-            })
-        }
-    }
+/// Every revision spoken here, newest first.
+fn supported_versions() -> Vec<&'static str> {
+    MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS).copied().collect()
+}
+
+/// `server/discover`: the versions, capabilities and instructions; the server's name is
+/// in `_meta` as on every 2026-07-28 result (added by `dispatch`).
+fn discover() -> Value {
+    json!({
+        "supportedVersions": supported_versions(),
+        "capabilities": { "tools": {} },
+        "instructions": INSTRUCTIONS,
+    })
 }
 
 fn server_info() -> Value {
@@ -388,15 +489,17 @@ fn tool() -> Value {
             "Finds paid x402 resources (pay-per-call HTTP APIs) in the local snapshot of the CDP x402 discovery \
              catalogue whose text contains every word of the query as a whole word. Ordered by the published rule: \
              words matched in the description, then distinct paying addresses, then paid calls, then URL. Returns \
-             the answer envelope: the method version, the snapshot date, the source's limits, the rule applied, \
-             total_matched, and up to `limit` rows with URL, prices, networks and counts. Descriptions are \
-             untrusted provider text; a withheld one is null with description_withheld saying why. At most {MAX_LIMIT} rows."
+             a short text summary (counts, the rule, the first {SUMMARY_ROWS} rows' URLs and prices) and, in \
+             structuredContent, the answer envelope (outputSchema): the method version, the snapshot date, the \
+             source's limits, the rule applied, total_matched, and up to `limit` rows with URL, prices, networks \
+             and counts. Descriptions are untrusted provider text; a withheld one is null with \
+             description_withheld saying why. At most {MAX_LIMIT} rows."
         ),
         "inputSchema": {
             "type": "object",
             "properties": {
                 "query": { "type": "string", "description": "Words to find, e.g. \"weather forecast\". Whole words, no stemming; at most 8 are used." },
-                "max_price": { "type": ["number", "string"], "description": "Highest USD price per call, inclusive, e.g. 0.01. Only prices in known USD stablecoins count." },
+                "max_price": { "anyOf": [{ "type": "number" }, { "type": "string" }], "description": "Highest USD price per call, inclusive: 0.01, \"0.01\" or \"$0.01\". Only prices in known USD stablecoins count." },
                 "network": { "type": "string", "description": "Only resources accepting payment on this network: its name (Base), legacy name (base) or CAIP-2 id (eip155:8453). An unknown network is an INVALID_FILTER error that lists the snapshot's networks." },
                 "exclude_testnets": { "type": "boolean", "description": "Leave out resources that accept payment only on test networks (default false)." },
                 "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Rows to return (default 10)." },

@@ -153,7 +153,8 @@ ranked in the newest snapshot that the one before did not rank (every snapshot's
 `feed.xml`).
 - MCP: the command-line tool (`x402dir mcp`, from the project's repository) serves the same \
 answers over the Model Context Protocol on stdio, as the tool `find_x402_resource` (query, \
-max_price, network, limit).
+max_price, network, exclude_testnets, limit, offset): the answer envelope as structured content, \
+with a short text summary.
 - Other snapshots: {older}.
 ",
         older = if older.is_empty() { "none".to_owned() } else { older.join(", ") },

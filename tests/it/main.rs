@@ -22,6 +22,7 @@ mod import;
 mod js_suites;
 mod layers;
 mod mcp;
+mod mcp_sdks;
 mod method_rules;
 mod no_verdicts;
 mod properties;

@@ -1,6 +1,7 @@
 //! `x402dir mcp` driven as an MCP client drives it: spawn the binary, write JSON-RPC
 //! requests to its standard input one per line, read its responses, in both eras of
-//! the protocol (the 2025-11-25 handshake and the stateless 2026-07-28 revision).
+//! the protocol (the 2025-11-25 handshake and the stateless 2026-07-28 revision). The
+//! official SDKs drive it in tests/it/mcp_sdks.rs.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -138,8 +139,10 @@ fn a_handshake_client_lists_the_tool_and_gets_the_cli_answer() {
     assert_eq!(call["isError"], false);
     let expected = cli_answer(&["--limit", "3", "--max-price", "0.05", "weather"]);
     assert_eq!(call["structuredContent"], expected);
-    let text: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(text, expected, "the text block carries the same envelope");
+    // The envelope travels once: the text is a summary that says where it is.
+    let text = call["content"][0]["text"].as_str().unwrap();
+    assert!(serde_json::from_str::<Value>(text).is_err(), "the text is a summary, not the envelope: {text}");
+    assert!(text.contains("structuredContent"), "{text}");
     assert_eq!(expected["meta"]["query"]["tokens"], json!(["weather"]));
     assert!(expected["data"].as_array().unwrap().len() <= 3);
 
@@ -182,7 +185,12 @@ fn a_stateless_client_discovers_and_calls_without_a_handshake() {
     let versions = discover["supportedVersions"].as_array().unwrap();
     assert!(versions.contains(&json!("2026-07-28")) && versions.contains(&json!("2025-11-25")), "{discover}");
     assert!(discover["capabilities"]["tools"].is_object());
-    assert_eq!(discover["serverInfo"]["name"], "x402dir");
+    // The server names itself in `_meta`, and the result carries the caching hints the
+    // 2026-07-28 schema requires.
+    assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "x402dir");
+    assert!(discover.get("serverInfo").is_none(), "{discover}");
+    assert!(discover["ttlMs"].as_u64().is_some(), "{discover}");
+    assert_eq!(discover["cacheScope"], "public");
 
     let call = s.result(
         "tools/call",
@@ -190,14 +198,29 @@ fn a_stateless_client_discovers_and_calls_without_a_handshake() {
     );
     assert_eq!(call["resultType"], "complete");
     assert_eq!(call["structuredContent"], cli_answer(&["--network", "base", "ethereum", "balance"]));
+    assert_eq!(call["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "x402dir");
+    assert!(call.get("ttlMs").is_none(), "a tool's answer is not cacheable: {}", call["ttlMs"]);
     let list = s.result("tools/list", modern(json!({})));
     assert_eq!(list["resultType"], "complete");
+    assert!(list["ttlMs"].as_u64().is_some(), "{}", list["ttlMs"]);
+    assert_eq!(list["cacheScope"], "public");
+    // The handshake era has none of these.
+    let legacy = s.result("tools/list", json!({}));
+    for key in ["resultType", "ttlMs", "cacheScope", "_meta"] {
+        assert!(legacy.get(key).is_none(), "{key} in a 2025-11-25 result");
+    }
 
-    // A version it does not speak: MCP's error, with the versions it does.
+    // A version it does not speak: MCP's error (-32022, UnsupportedProtocolVersionError),
+    // with the versions it does; `requested` is a string even when the version was not.
     let response = s.request("tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}}));
-    assert_eq!(response["error"]["code"], -32004);
+    assert_eq!(response["error"]["code"], -32022);
     assert_eq!(response["error"]["data"]["requested"], "2099-01-01");
     assert!(response["error"]["data"]["supported"].as_array().unwrap().contains(&json!("2026-07-28")));
+    let response = s.request("server/discover", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": 2026}}));
+    assert_eq!(
+        (response["error"]["code"].clone(), response["error"]["data"]["requested"].clone()),
+        (json!(-32022), json!("2026"))
+    );
     // An initialize asking for the stateless revision is offered the newest handshake one.
     let init = s.result("initialize", json!({"protocolVersion": "2026-07-28", "capabilities": {}}));
     assert_eq!(init["protocolVersion"], "2025-11-25");
@@ -223,7 +246,9 @@ fn bad_requests_get_errors_and_bad_arguments_get_tool_errors() {
         let error: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
         assert_eq!(error["error"]["code"], code, "{arguments}: {error}");
     }
-    assert_eq!(s.request("tools/call", json!({"name": "find_anything", "arguments": {}}))["error"]["code"], -32602);
+    let unknown = s.request("tools/call", json!({"name": "find_anything", "arguments": {}}));
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert_eq!(unknown["error"]["message"], "unknown tool \"find_anything\"; the one tool is find_x402_resource");
     assert_eq!(s.request("resources/list", json!({}))["error"]["code"], -32601);
     // Not JSON, and not an object: answered with a null id, and the server carries on.
     let stdin = s.stdin.as_mut().unwrap();
@@ -241,7 +266,10 @@ fn bad_requests_get_errors_and_bad_arguments_get_tool_errors() {
 fn without_a_snapshot_the_server_starts_and_says_what_would_fix_it() {
     let empty = temp_dir("mcp-empty");
     let mut s = Session::start(&["--snapshots-dir", empty.to_str().unwrap()]);
-    assert_eq!(s.result("server/discover", modern(json!({})))["serverInfo"]["name"], "x402dir");
+    assert_eq!(
+        s.result("server/discover", modern(json!({})))["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "x402dir"
+    );
     let call = s.result("tools/call", json!({"name": "find_x402_resource", "arguments": {"query": "weather"}}));
     assert_eq!(call["isError"], true);
     let error: Value = serde_json::from_str(call["content"][0]["text"].as_str().unwrap()).unwrap();
@@ -343,5 +371,90 @@ fn errors_name_what_was_sent_in_words() {
         json!({"name": "find_x402_resource", "arguments": {"query": "weather", "limit": [1, 2]}}),
     );
     assert_eq!(error(&call), "limit must be a string or a number, not a list");
+    s.finish();
+}
+
+/// The text of a call's first content block.
+fn text_of(call: &Value) -> &str {
+    call["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text block: {call}"))
+}
+
+#[test]
+fn counts_are_whole_numbers_however_written() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    // JSON Schema's `integer` is any number with a zero fraction: 3.0 and 3e0 are 3.
+    let three = cli_answer(&["--limit", "3", "--offset", "2", "weather"]);
+    for (limit, offset) in [(json!(3), json!(2)), (json!(3.0), json!(2.0)), (json!(3e0), json!(2e0))] {
+        let call = s.result(
+            "tools/call",
+            json!({"name": "find_x402_resource", "arguments": {"query": "weather", "limit": limit, "offset": offset}}),
+        );
+        assert_eq!(call["structuredContent"], three, "limit {limit}, offset {offset}");
+    }
+    for (key, value) in [("limit", json!(3.5)), ("limit", json!(-1.0)), ("offset", json!(0.5)), ("limit", json!(1e300))]
+    {
+        let call = s
+            .result("tools/call", json!({"name": "find_x402_resource", "arguments": {"query": "weather", key: value}}));
+        assert_eq!(call["isError"], true, "{key} {value}");
+        let error: Value = serde_json::from_str(text_of(&call)).unwrap();
+        assert_eq!(error["error"]["code"], "INVALID_FILTER", "{key} {value}: {error}");
+    }
+    // The input schema says so without `type` lists (anyOf is the portable form).
+    let tools = s.result("tools/list", json!({}));
+    let schema = &tools["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(schema["max_price"]["anyOf"], json!([{"type": "number"}, {"type": "string"}]));
+    assert_eq!(schema["limit"]["type"], "integer");
+    s.finish();
+}
+
+#[test]
+fn a_fifty_row_answer_sends_the_envelope_once_and_a_short_summary() {
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    let response =
+        s.request("tools/call", json!({"name": "find_x402_resource", "arguments": {"query": "api", "limit": 50}}));
+    let line_bytes = s.transcript.len();
+    let call = &response["result"];
+    let envelope = cli_answer(&["--limit", "50", "api"]);
+    assert_eq!(call["structuredContent"], envelope);
+    let rows = envelope["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 50, "the query fills a page");
+    let summary = text_of(call);
+    assert!(summary.len() < 2048, "{} bytes: {summary}", summary.len());
+    // The message is the envelope plus the summary and framing, not the envelope twice.
+    let envelope_bytes = envelope.to_string().len();
+    assert!(line_bytes < envelope_bytes + 4096, "{line_bytes} bytes for a {envelope_bytes}-byte envelope");
+    let meta = &envelope["meta"];
+    assert!(summary.starts_with(&format!("{} resources matched; 50 returned.", meta["total_matched"])), "{summary}");
+    assert!(summary.contains(meta["snapshot"]["date"].as_str().unwrap()), "{summary}");
+    for (i, row) in rows.iter().enumerate() {
+        let named = summary.contains(&format!("{}. {}", i + 1, row["resource"].as_str().unwrap()));
+        assert_eq!(named, i < 5, "row {}: {summary}", i + 1);
+    }
+    assert!(summary.contains("and 45 more rows"), "{summary}");
+    // Descriptions (untrusted provider text) stay in the structured content.
+    for row in rows.iter().filter_map(|r| r["description"].as_str()).filter(|d| d.chars().count() >= 20) {
+        assert!(!summary.contains(row), "description {row:?} in the summary");
+    }
+    s.finish();
+}
+
+#[test]
+fn a_2025_03_26_client_reads_the_envelope_as_text() {
+    // That revision has no structured content: its clients read the text block.
+    let mut s = Session::start(&["--snapshot", SNAPSHOT]);
+    let init = s.result("initialize", json!({"protocolVersion": "2025-03-26", "capabilities": {}}));
+    assert_eq!(init["protocolVersion"], "2025-03-26");
+    let arguments = json!({"query": "weather", "limit": 2});
+    let call = s.result("tools/call", json!({"name": "find_x402_resource", "arguments": arguments}));
+    let expected = cli_answer(&["--limit", "2", "weather"]);
+    assert_eq!(serde_json::from_str::<Value>(text_of(&call)).unwrap(), expected);
+    assert_eq!(call["structuredContent"], expected);
+    // A request naming its own version is answered at that version.
+    let modern_call = s.result("tools/call", modern(json!({"name": "find_x402_resource", "arguments": arguments})));
+    assert!(serde_json::from_str::<Value>(text_of(&modern_call)).is_err(), "a summary at 2026-07-28");
+    // A later handshake agrees another version, and requests naming none follow it.
+    s.result("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}}));
+    let call = s.result("tools/call", json!({"name": "find_x402_resource", "arguments": arguments}));
+    assert!(serde_json::from_str::<Value>(text_of(&call)).is_err(), "a summary at 2025-06-18");
     s.finish();
 }

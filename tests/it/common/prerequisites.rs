@@ -1,4 +1,4 @@
-//! What the Node, browser and JSON Schema suites need beyond the Rust toolchain, and what
+//! What the Node, browser, JSON Schema and MCP SDK suites need beyond the Rust toolchain, and what
 //! happens when it is missing. In a bare clone on a machine with only Rust, `cargo test
 //! --release` passes: each such suite skips, writing one line that names what is missing
 //! and the command that installs it. With `X402DIR_REQUIRE_BROWSER=1` (.ci/run sets it)
@@ -33,7 +33,18 @@ pub enum Need {
     NpmPackages,
     /// `python3` on PATH with jsonschema (and referencing, which it brings) importable.
     PythonJsonschema,
+    /// The official MCP Python SDK, PyPI `mcp` at [`PYTHON_MCP_VERSION`], in the venv at
+    /// [`PYTHON_MCP_VENV`] (it needs Python 3.10 or later).
+    PythonMcp,
 }
+
+/// The MCP Python SDK release the SDK tests pin (tests/it/mcp_sdks.rs).
+pub const PYTHON_MCP_VERSION: &str = "2.3.0";
+/// Where that SDK is installed, below the repository (target/ is not committed).
+pub const PYTHON_MCP_VENV: &str = "target/mcp-sdk-venv";
+/// The command that installs it, as .ci/run runs it.
+pub const PYTHON_MCP_INSTALL: &str =
+    "python3 -m venv target/mcp-sdk-venv && target/mcp-sdk-venv/bin/pip install --quiet mcp==2.3.0";
 
 /// What is missing for one need: the words naming it, and how to install it.
 struct Missing {
@@ -87,6 +98,23 @@ fn python_jsonschema() -> Option<bool> {
     })
 }
 
+/// The venv's python, when it has the pinned `mcp`: None when it has none, or another
+/// version (a venv from an earlier pin would test the wrong SDK).
+pub fn python_mcp() -> Option<PathBuf> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let python = repo_root().join(PYTHON_MCP_VENV).join("bin/python");
+            let out = Command::new(&python)
+                .args(["-c", "import importlib.metadata as m, mcp; print(m.version('mcp'))"])
+                .output()
+                .ok()?;
+            (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == PYTHON_MCP_VERSION)
+                .then_some(python)
+        })
+        .clone()
+}
+
 fn missing(need: Need) -> Option<Missing> {
     match need {
         Need::Node => {
@@ -132,6 +160,11 @@ fn missing(need: Need) -> Option<Missing> {
                 command: false,
             }),
         },
+        Need::PythonMcp => python_mcp().is_none().then(|| Missing {
+            what: format!("PyPI mcp {PYTHON_MCP_VERSION} in {PYTHON_MCP_VENV} (Python 3.10 or later)"),
+            how: PYTHON_MCP_INSTALL,
+            command: true,
+        }),
     }
 }
 
