@@ -33,6 +33,8 @@ pub enum Need {
     NpmPackages,
     /// `python3` on PATH with jsonschema (and referencing, which it brings) importable.
     PythonJsonschema,
+    /// `python3` on PATH (3.8 or later; the standard library only).
+    Python3,
 }
 
 /// What is missing for one need: the words naming it, and how to install it.
@@ -87,6 +89,17 @@ fn python_jsonschema() -> Option<bool> {
     })
 }
 
+/// Whether a `python3` of 3.8 or later runs.
+fn python3() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        Command::new("python3")
+            .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
 fn missing(need: Need) -> Option<Missing> {
     match need {
         Need::Node => {
@@ -119,6 +132,11 @@ fn missing(need: Need) -> Option<Missing> {
                 command: true,
             })
         }
+        Need::Python3 => (!python3()).then(|| Missing {
+            what: "python3 3.8 or later (no `python3` on PATH)".into(),
+            how: "apt-get install python3",
+            command: true,
+        }),
         Need::PythonJsonschema => match python_jsonschema() {
             Some(true) => None,
             Some(false) => Some(Missing {
