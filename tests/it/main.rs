@@ -27,6 +27,7 @@ mod method_rules;
 mod no_verdicts;
 mod properties;
 mod published;
+mod python_client;
 mod real_data;
 mod serve;
 mod site_build;

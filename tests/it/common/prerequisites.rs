@@ -36,6 +36,8 @@ pub enum Need {
     /// The official MCP Python SDK, PyPI `mcp` at [`PYTHON_MCP_VERSION`], in the venv at
     /// [`PYTHON_MCP_VENV`] (it needs Python 3.10 or later).
     PythonMcp,
+    /// `python3` on PATH (3.8 or later; the standard library only).
+    Python3,
 }
 
 /// The MCP Python SDK release the SDK tests pin (tests/it/mcp_sdks.rs).
@@ -115,6 +117,17 @@ pub fn python_mcp() -> Option<PathBuf> {
         .clone()
 }
 
+/// Whether a `python3` of 3.8 or later runs.
+fn python3() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        Command::new("python3")
+            .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
 fn missing(need: Need) -> Option<Missing> {
     match need {
         Need::Node => {
@@ -147,6 +160,11 @@ fn missing(need: Need) -> Option<Missing> {
                 command: true,
             })
         }
+        Need::Python3 => (!python3()).then(|| Missing {
+            what: "python3 3.8 or later (no `python3` on PATH)".into(),
+            how: "apt-get install python3",
+            command: true,
+        }),
         Need::PythonJsonschema => match python_jsonschema() {
             Some(true) => None,
             Some(false) => Some(Missing {
