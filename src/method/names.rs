@@ -96,6 +96,15 @@ pub fn method_page() -> String {
     format!("/method/{DISCOVERY_METHOD_VERSION}/")
 }
 
+/// The folder of the static JSON API's format pages, one per API layout.
+pub const STATIC_API_FOLDER: &str = "/static-api/";
+
+/// The static JSON API's format page outside any snapshot (docs/static-api.md), one per
+/// API layout (`site::api::method::API_VERSION`, passed in: the layout is the site's).
+pub fn static_api_page(api_version: u32) -> String {
+    format!("{STATIC_API_FOLDER}{api_version}/")
+}
+
 /// Explore's method page outside any snapshot, one per explore version (explore sits
 /// above the method, so it names its version: `explore::EXPLORE_VERSION`).
 pub fn explore_method_page(explore_version: &str) -> String {

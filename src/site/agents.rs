@@ -8,6 +8,7 @@
 use crate::explore::EXPLORE_VERSION;
 use crate::method::names;
 use crate::method::DISCOVERY_METHOD_VERSION;
+use crate::site::api::method::API_VERSION;
 
 /// The sitemap protocol allows 50,000 addresses a file.
 pub const URLS_PER_SITEMAP: usize = 50_000;
@@ -74,13 +75,18 @@ pub fn sitemap_index(base_url: &str, snapshots: &[(String, Vec<String>)]) -> Str
     xml
 }
 
-/// The sitemap of the pages outside any snapshot: the list of dates and the
-/// versioned method pages.
+/// The sitemap of the pages outside any snapshot: the list of dates, the versioned
+/// method pages and the static API's format page.
 pub fn site_sitemap(base_url: &str) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    for path in ["/".to_owned(), names::method_page(), names::explore_method_page(EXPLORE_VERSION)] {
+    for path in [
+        "/".to_owned(),
+        names::method_page(),
+        names::static_api_page(API_VERSION),
+        names::explore_method_page(EXPLORE_VERSION),
+    ] {
         xml.push_str(&format!("<url><loc>{}</loc></url>\n", xml_text(&format!("{base_url}{path}"))));
     }
     xml.push_str("</urlset>\n");
@@ -120,6 +126,9 @@ pattern is withheld (`description_withheld` says so) and never published.
 
 ## Find a resource
 
+- [The static JSON API, layout {API_VERSION}]({base_url}{static_api_page}): the format of every \
+file below, and the query algorithm step by step with worked examples. It is complete: a client \
+written from that page alone gives the same answers as `x402dir query --json`. Read it to write one.
 - [Manifest]({api}/manifest.json): the snapshot, the method version, the source's limits and the \
 layout of every file below. Read it first.
 - One word: `{api}/q/{{word}}.json` is the whole answer envelope for a lower-case word found in at \
@@ -159,6 +168,7 @@ with a short text summary.
 ",
         older = if older.is_empty() { "none".to_owned() } else { older.join(", ") },
         method_page = names::method_page(),
+        static_api_page = names::static_api_page(API_VERSION),
         explore_page = names::explore_method_page(EXPLORE_VERSION),
     )
 }

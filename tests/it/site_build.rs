@@ -775,3 +775,99 @@ fn leftovers_of_killed_builds_and_the_replaced_folder_are_deleted() {
     assert_eq!(hidden, [running], "the running build's folder is kept, the rest deleted");
     assert_eq!(files_under(&out.join("2026-01-10")), before, "the rebuilt folder is whole");
 }
+
+/// `value` holds `example` (docs/static-api.md's examples): every key the example names,
+/// with the same value; `complete` also wants every key of `value` in the example (but
+/// inside `labels`, which the page cuts short). `pending` names example keys the build
+/// may not have yet, by path (`records.blocks`).
+fn holds(value: &Value, example: &Value, complete: bool, at: &str, pending: &[&str]) -> Result<(), String> {
+    match (value, example) {
+        (Value::Object(v), Value::Object(e)) => {
+            for (k, ev) in e {
+                let path = if at.is_empty() { k.clone() } else { format!("{at}.{k}") };
+                match v.get(k) {
+                    Some(vv) => holds(vv, ev, complete && k != "labels", &path, pending)?,
+                    None if pending.contains(&path.as_str()) => {}
+                    None => return Err(format!("{path}: in the example, not in the built file")),
+                }
+            }
+            match v.keys().find(|k| complete && !e.contains_key(*k)) {
+                Some(k) => Err(format!("{at}.{k}: in the built file, not in the example")),
+                None => Ok(()),
+            }
+        }
+        (Value::Array(v), Value::Array(e)) if v.len() == e.len() => v
+            .iter()
+            .zip(e)
+            .enumerate()
+            .try_for_each(|(i, (v, e))| holds(v, e, complete, &format!("{at}[{i}]"), pending)),
+        _ if value == example => Ok(()),
+        _ => Err(format!("{at}: built {value}, example {example}")),
+    }
+}
+
+/// Issue 18: the static API's format is a page of the site at its layout's address,
+/// linked from llms.txt, the method page and every manifest; every section heading of
+/// docs/static-api.md is on it with its contents entry; its links land; and its
+/// examples (each marked `<!-- example: FILE [complete | #N] -->`) are the built files.
+#[test]
+fn the_static_api_page_is_published_linked_and_its_examples_are_real() {
+    let out = build_real("static-api");
+    let base = Method::embedded().site.base_url.clone();
+    let address = names::static_api_page(shards::API_VERSION);
+    assert_eq!(address, "/static-api/3/");
+    let page = fs::read_to_string(out.join(names::root_dir(&address)).join("index.html")).unwrap();
+    let md = fs::read_to_string(repo_root().join("docs/static-api.md")).unwrap();
+    let ids: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("## "))
+        .map(|l| l.rsplit_once("{#").and_then(|(_, id)| id.strip_suffix('}')).unwrap_or_else(|| panic!("no id: {l}")))
+        .collect();
+    assert!(ids.len() >= 15, "{ids:?}");
+    for id in &ids {
+        assert!(page.contains(&format!("<h2 id=\"{id}\">")), "no section {id}");
+        assert!(page.contains(&format!("<li><a href=\"#{id}\">")), "no contents entry for {id}");
+    }
+    // Every link into the site lands on a built file, and on its anchor.
+    let mut links = 0;
+    for href in page.split("href=\"").skip(1).map(|s| &s[..s.find('"').unwrap()]) {
+        let Some(rel) = href.strip_prefix('/') else { continue };
+        let (rel, anchor) = rel.split_once('#').unwrap_or((rel, ""));
+        let file = if rel.is_empty() || rel.ends_with('/') { out.join(rel).join("index.html") } else { out.join(rel) };
+        assert!(file.is_file(), "the page links to {href}, which the build did not write");
+        if !anchor.is_empty() {
+            let target = if rel.is_empty() { page.clone() } else { fs::read_to_string(&file).unwrap() };
+            assert!(target.contains(&format!("id=\"{anchor}\"")), "{href}: no such anchor");
+        }
+        links += 1;
+    }
+    assert!(links >= 10, "{links}");
+    for anchor in page.split("href=\"#").skip(1).map(|s| &s[..s.find('"').unwrap()]) {
+        assert!(page.contains(&format!("id=\"{anchor}\"")), "#{anchor}: no such anchor");
+    }
+    // Linked from llms.txt, the method page and every manifest.
+    let absolute = names::absolute(&base, &address);
+    assert!(fs::read_to_string(out.join("llms.txt")).unwrap().contains(&format!("]({absolute})")));
+    let method = fs::read_to_string(out.join(names::root_dir(&names::method_page())).join("index.html")).unwrap();
+    assert!(method.contains(&format!("href=\"{address}\"")), "the method page does not link the format page");
+    for d in REAL_DATES {
+        assert_eq!(json_file(&out.join(d).join(names::MANIFEST_FILE))["docs"], absolute.as_str(), "{d}");
+    }
+    // The examples are the built files, every key of them.
+    let pending: [&str; 0] = [];
+    let mut examples = 0;
+    for block in md.split("<!-- example: ").skip(1) {
+        let (marker, rest) = block.split_once(" -->").unwrap();
+        let (file, mode) = marker.split_once(' ').unwrap_or((marker, ""));
+        let json = rest.split_once("```json\n").unwrap().1;
+        let json = json[..json.find("```").unwrap()].lines().map(str::trim_start).collect::<Vec<_>>().join("\n");
+        let example: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut built = json_file(&out.join(file));
+        if let Some(n) = mode.strip_prefix('#') {
+            built = built[n.parse::<usize>().unwrap()].clone();
+        }
+        holds(&built, &example, mode == "complete", "", &pending).unwrap_or_else(|e| panic!("{file}: {e}"));
+        examples += 1;
+    }
+    assert!(examples >= 6, "{examples}");
+}

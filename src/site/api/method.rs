@@ -173,6 +173,8 @@ pub fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
 #[derive(Serialize)]
 struct Manifest<'a> {
     api_version: u32,
+    /// The absolute address of this layout's format page (docs/static-api.md).
+    docs: String,
     method: crate::method::answer::RuleRef,
     segments: Value,
     screening: VersionRef,
@@ -409,6 +411,7 @@ fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static>
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
     Manifest {
         api_version: API_VERSION,
+        docs: names::absolute(&method.site.base_url, &names::static_api_page(API_VERSION)),
         method: method_ref(method),
         // Results carry segment ids; people read the labels (and facet pages are by id).
         segments: json!({

@@ -1,6 +1,6 @@
 //! Pages made from the project's own Markdown: the method (content/method.md), the
-//! corrections log's introduction (content/corrections.md) and explore's method
-//! (content/explore.md).
+//! static JSON API's format (docs/static-api.md), the corrections log's introduction
+//! (content/corrections.md) and explore's method (content/explore.md).
 
 use askama::Template;
 
@@ -13,6 +13,8 @@ use crate::method::{Method, DISCOVERY_METHOD_VERSION};
 const METHOD_MD: &str = include_str!("../../../content/method.md");
 const CORRECTIONS_MD: &str = include_str!("../../../content/corrections.md");
 const EXPLORE_MD: &str = include_str!("../../../content/explore.md");
+/// The static API's format, for programs (the page a client is written from).
+pub const STATIC_API_MD: &str = include_str!("../../../docs/static-api.md");
 
 #[derive(Template)]
 #[template(path = "markdown.html")]
@@ -71,21 +73,43 @@ fn last_heading_text(html: &str) -> Option<String> {
 /// The method's page: its text, with, under its title, the date this version was
 /// published and a table of contents of its sections (a phone scrolls 22,000 px).
 pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
-    let html = markdown(METHOD_MD);
     let published = published_date(METHOD_MD, DISCOVERY_METHOD_VERSION)
         .map(|d| format!("Version {DISCOVERY_METHOD_VERSION}, published {d}. "))
         .unwrap_or_default();
+    let html = with_contents(
+        &markdown(METHOD_MD),
+        &format!("{published}<a href=\"#versions\">Every version and what it changed</a>."),
+    );
+    MarkdownPage { c, heading: format!("Method {DISCOVERY_METHOD_VERSION}"), html }
+}
+
+/// The static API's format page for layout `api_version`: the text of docs/static-api.md,
+/// under its title the layout and method it describes, and its contents.
+pub fn static_api_page(c: &Chrome, api_version: u32) -> MarkdownPage<'_> {
+    let html = with_contents(
+        &markdown(STATIC_API_MD),
+        &format!(
+            "API layout {api_version}, method {DISCOVERY_METHOD_VERSION}. The rule itself: \
+             <a href=\"{}\">the directory method</a>.",
+            crate::method::names::method_page()
+        ),
+    );
+    MarkdownPage { c, heading: format!("Static JSON API, layout {api_version}"), html }
+}
+
+/// `html` with, under its `<h1>`, the line `lead` and a list of its sections (a phone
+/// scrolls 22,000 px of the method).
+fn with_contents(html: &str, lead: &str) -> String {
     let contents: String =
-        sections(&html).iter().map(|(id, text)| format!("<li><a href=\"#{id}\">{text}</a></li>")).collect();
+        sections(html).iter().map(|(id, text)| format!("<li><a href=\"#{id}\">{text}</a></li>")).collect();
     let head = format!(
-        "<p class=\"published\">{published}<a href=\"#versions\">Every version and what it changed</a>.</p>\n\
+        "<p class=\"published\">{lead}</p>\n\
          <nav class=\"toc\" aria-label=\"Contents\"><h2 id=\"contents\">Contents</h2><ol>{contents}</ol></nav>\n"
     );
-    let html = match html.find("</h1>") {
+    match html.find("</h1>") {
         Some(at) => format!("{}{head}{}", &html[..at + 5], &html[at + 5..]),
         None => format!("{head}{html}"),
-    };
-    MarkdownPage { c, heading: format!("Method {DISCOVERY_METHOD_VERSION}"), html }
+    }
 }
 
 /// The date of `version`'s row in the version history table of content/method.md

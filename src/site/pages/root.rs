@@ -15,6 +15,7 @@ use crate::explore::EXPLORE_VERSION;
 use crate::method::names;
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
 use crate::site::agents;
+use crate::site::api::method::API_VERSION;
 use crate::site::output::Output;
 
 /// Published at the site root, under `schema/`.
@@ -141,12 +142,19 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
     };
     let method_page = names::method_page();
     let explore_page = names::explore_method_page(EXPLORE_VERSION);
+    let static_api_page = names::static_api_page(API_VERSION);
     let folders = [
         (
             "method/".to_owned(),
             "The directory method".to_owned(),
             "The one rule every answer follows, published under each version.".to_owned(),
             vec![item(&format!("Version {DISCOVERY_METHOD_VERSION} (current)"), method_page.clone(), None)],
+        ),
+        (
+            names::root_dir(names::STATIC_API_FOLDER).to_owned(),
+            "The static JSON API".to_owned(),
+            "The format of each snapshot's JSON files, for programs, published under each layout.".to_owned(),
+            vec![item(&format!("Layout {API_VERSION} (current)"), static_api_page.clone(), None)],
         ),
         (
             "explore/".to_owned(),
@@ -197,11 +205,14 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
     output.write("404.html", &html(&page)?)
 }
 
-/// The method's page and explore's, each under its version, with the golden set
-/// explore's evaluation is measured on.
+/// The method's page, the static API's format page and explore's page, each under its
+/// version, with the golden set explore's evaluation is measured on.
 fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
     let method_dir = names::method_page();
     output.write(&names::page_file(names::root_dir(&method_dir)), &html(&markdown::method_page(chrome))?)?;
+    let static_api_dir = names::static_api_page(API_VERSION);
+    let static_api = markdown::static_api_page(chrome, API_VERSION);
+    output.write(&names::page_file(names::root_dir(&static_api_dir)), &html(&static_api)?)?;
     let explore_dir = names::explore_method_page(EXPLORE_VERSION);
     let explore_dir = names::root_dir(&explore_dir);
     output.write(&names::page_file(explore_dir), &html(&markdown::explore_method_page(chrome))?)?;
