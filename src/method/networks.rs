@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use super::assets::AssetTable;
+use std::collections::BTreeMap;
+
+use super::assets::{AssetTable, Network};
 use super::index::Index;
 use super::query::FilterError;
 
@@ -23,6 +25,22 @@ pub struct KnownNetwork {
 }
 
 impl KnownNetwork {
+    /// A network of the asset table, named by `resources` of the snapshot.
+    pub fn in_table(n: &Network, resources: usize) -> KnownNetwork {
+        KnownNetwork {
+            id: n.caip2.clone(),
+            name: n.name.clone(),
+            legacy: Some(n.legacy.clone()),
+            testnet: n.testnet,
+            resources,
+        }
+    }
+
+    /// A network the table lacks, known only by the id listings give it.
+    pub fn listed_only(id: &str, resources: usize) -> KnownNetwork {
+        KnownNetwork { id: id.to_owned(), name: id.to_owned(), legacy: None, testnet: false, resources }
+    }
+
     /// How the network is described to people: `Base Sepolia (eip155:84532, testnet)`.
     pub fn described(&self) -> String {
         match (self.name == self.id, self.testnet) {
@@ -36,33 +54,18 @@ impl KnownNetwork {
 /// The networks of `index`: the table's in its order, then the snapshot's others in
 /// byte order of their ids.
 pub fn known(index: &Index, assets: &AssetTable) -> Vec<KnownNetwork> {
-    let count = |id: &str| index.entries.iter().filter(|e| e.networks.iter().any(|n| n == id)).count();
+    // How many resources name each network, in one pass (an entry lists each once).
+    let mut resources: BTreeMap<&str, usize> = BTreeMap::new();
+    for id in index.entries.iter().flat_map(|e| &e.networks) {
+        *resources.entry(id.as_str()).or_default() += 1;
+    }
     let mut known: Vec<KnownNetwork> = assets
         .networks
         .iter()
-        .map(|n| KnownNetwork {
-            id: n.caip2.clone(),
-            name: n.name.clone(),
-            legacy: Some(n.legacy.clone()),
-            testnet: n.testnet,
-            resources: count(&n.caip2),
-        })
+        .map(|n| KnownNetwork::in_table(n, resources.remove(n.caip2.as_str()).unwrap_or(0)))
         .collect();
-    let mut others: Vec<&str> = index
-        .entries
-        .iter()
-        .flat_map(|e| e.networks.iter().map(String::as_str))
-        .filter(|id| !assets.networks.iter().any(|n| n.caip2 == *id))
-        .collect();
-    others.sort_unstable();
-    others.dedup();
-    known.extend(others.into_iter().map(|id| KnownNetwork {
-        id: id.to_owned(),
-        name: id.to_owned(),
-        legacy: None,
-        testnet: false,
-        resources: count(id),
-    }));
+    // What is left names networks the table lacks, already in byte order.
+    known.extend(resources.into_iter().map(|(id, count)| KnownNetwork::listed_only(id, count)));
     known
 }
 
@@ -117,24 +120,8 @@ mod tests {
 
     fn table() -> Vec<KnownNetwork> {
         let assets = AssetTable::embedded();
-        assets
-            .networks
-            .iter()
-            .map(|n| KnownNetwork {
-                id: n.caip2.clone(),
-                name: n.name.clone(),
-                legacy: Some(n.legacy.clone()),
-                testnet: n.testnet,
-                resources: 1,
-            })
-            .chain([KnownNetwork {
-                id: "eip155:2741".into(),
-                name: "eip155:2741".into(),
-                legacy: None,
-                testnet: false,
-                resources: 1,
-            }])
-            .collect()
+        let listed = KnownNetwork::listed_only("eip155:2741", 1);
+        assets.networks.iter().map(|n| KnownNetwork::in_table(n, 1)).chain([listed]).collect()
     }
 
     #[test]

@@ -109,18 +109,6 @@ pub enum FilterError {
     },
 }
 
-impl FilterError {
-    /// The filter the value was given for, as the answer names it.
-    pub fn field(&self) -> &'static str {
-        match self {
-            FilterError::Limit(_) => "limit",
-            FilterError::Offset(_) => "offset",
-            FilterError::MaxPrice(_) => "max_price",
-            FilterError::Network(_) | FilterError::UnknownNetwork { .. } => "network",
-        }
-    }
-}
-
 impl fmt::Display for FilterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

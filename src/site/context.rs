@@ -50,8 +50,8 @@ impl<'a> SnapshotContext<'a> {
             _ => None,
         };
         let previous = new_since.as_ref().map(|n| n.previous.as_str());
-        let (listings, facets) = facets::listings(index, method, previous.zip(new_ids));
         let known_networks = networks::known(index, method.assets);
+        let (listings, facets) = facets::listings(index, method, &known_networks, previous.zip(new_ids));
         let networks = known_networks.iter().filter(|n| n.resources > 0).map(|n| n.name.clone()).collect();
         let date = index.header.date.as_str();
         let golden = Some(GoldenSet::embedded()?).filter(|g| g.snapshot == date);

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 use crate::method::assets::Decimal;
 use crate::method::index::{Entry, Index};
 use crate::method::names;
-use crate::method::networks;
+use crate::method::networks::KnownNetwork;
 use crate::method::Method;
 
 /// Price bands for browsing, by lowest USD price per call (upper bounds inclusive):
@@ -74,7 +74,12 @@ pub struct Facets {
 
 /// Every listing of the snapshot (all, then the new ones when `new` names the previous
 /// snapshot and the ids new since it, then each facet value) and the facet menus.
-pub fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>) -> (Vec<BrowseList>, Facets) {
+pub fn listings(
+    index: &Index,
+    method: &Method,
+    known: &[KnownNetwork],
+    new: Option<(&str, Vec<usize>)>,
+) -> (Vec<BrowseList>, Facets) {
     let mut out = vec![browse_listing(index)];
     out.extend(new.map(|(previous, ids)| new_listing(previous, ids)));
     let date = &index.header.date;
@@ -84,7 +89,7 @@ pub fn listings(index: &Index, method: &Method, new: Option<(&str, Vec<usize>)>)
         menu.push(Facet { href: names::in_snapshot(date, &listing.dir), label, count: listing.ids.len() });
         out.push(listing);
     };
-    for (label, listing) in network_listings(index, method) {
+    for (label, listing) in network_listings(index, known) {
         add(&mut facets.networks, label, listing);
     }
     for (label, listing) in price_listings(index) {
@@ -120,9 +125,9 @@ fn new_listing(previous: &str, ids: Vec<usize>) -> BrowseList {
 /// A listing per network any entry accepts payment on (the asset table's first, in its
 /// order, then the others by id), each with its menu label: the network's name, and
 /// "testnet" for a test network.
-fn network_listings(index: &Index, method: &Method) -> Vec<(String, BrowseList)> {
-    networks::known(index, method.assets)
-        .into_iter()
+fn network_listings(index: &Index, known: &[KnownNetwork]) -> Vec<(String, BrowseList)> {
+    known
+        .iter()
         .filter(|n| n.resources > 0)
         .map(|n| {
             let described = n.described();
@@ -132,7 +137,7 @@ fn network_listings(index: &Index, method: &Method) -> Vec<(String, BrowseList)>
                 intro: format!("Resources that list {described} among their payment options."),
                 ids: ids_where(index, |e| e.networks.contains(&n.id)),
             };
-            let label = if n.testnet { format!("{} (testnet)", n.name) } else { n.name };
+            let label = if n.testnet { format!("{} (testnet)", n.name) } else { n.name.clone() };
             (label, listing)
         })
         .collect()
