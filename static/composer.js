@@ -429,13 +429,15 @@ const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefin
  * The values of `keys` from bucketed files (`{ buckets, path }`, bucket
  * fnv1a32(key) % buckets), each file fetched once, in parallel: key -> value or null.
  */
-export async function fetchBuckets(fetchJson, { buckets, path }, keys) {
-  const bucketOf = new Map(keys.map((key) => [key, fnv1a32(key) % buckets]));
+export async function fetchBuckets(fetchJson, { buckets, path, split }, keys) {
+  // A split list's entry is in the manifest too (`shards.split`): its shard is not needed.
+  const listed = (key) => (split ? own(split, key) : undefined);
+  const bucketOf = new Map(keys.filter((key) => listed(key) === undefined).map((key) => [key, fnv1a32(key) % buckets]));
   const wanted = [...new Set(bucketOf.values())];
   const files = await Promise.all(wanted.map((b) => need(fetchJson, fill(path, "bucket", b))));
   const shard = new Map(wanted.map((b, i) => [b, files[i]]));
   // own(): a token such as "constructor" must not find Object.prototype's member.
-  return new Map(keys.map((key) => [key, own(shard.get(bucketOf.get(key)), key) ?? null]));
+  return new Map(keys.map((key) => [key, listed(key) ?? own(shard.get(bucketOf.get(key)), key) ?? null]));
 }
 
 /** Ids present in every list (ascending), each with the sum of its flags. */
@@ -510,17 +512,26 @@ async function matches(fetchJson, manifest, tokens, filters) {
     filters.max_price !== null ? need(fetchJson, manifest.prices.path) : null,
   ]);
   const values = keys.map((key) => postings.get(key));
-  if (values.includes(null)) return { found: [], rarest: null }; // a key absent from its bucket matches nothing
+  if (values.includes(null)) return { found: [], words: [] }; // a key absent from its bucket matches nothing
   // A list is in its shard whole (an array), or split ({count, from}: docs/static-api.md).
   const counts = values.map((v) => (Array.isArray(v) ? v.length : v.count));
   const whole = [];
   const split = [];
-  values.forEach((v, i) => (Array.isArray(v) ? whole.push(decodePostings(v)) : split.push({ key: keys[i], ...v })));
+  // Each token's list when it is known whole (what its pack's ids are worked out from).
+  const lists = new Map();
+  values.forEach((v, i) => {
+    if (!Array.isArray(v)) split.push({ key: keys[i], ...v });
+    else {
+      whole.push(decodePostings(v));
+      lists.set(keys[i], whole[whole.length - 1]);
+    }
+  });
   split.sort((a, b) => a.count - b.count);
   // With no whole list to narrow by, the shortest split list is read in full.
   if (whole.length === 0 && split.length > 0) {
     const { key, from } = split.shift();
     whole.push(await fetchParts(fetchJson, manifest.shards, key, from.map((_, part) => part)));
+    lists.set(key, whole[0]);
   }
   let found = whole.length > 0
     ? intersect(whole)
@@ -546,12 +557,9 @@ async function matches(fetchJson, manifest, tokens, filters) {
     const left = new Set(list.ids);
     found = found.filter((m) => !left.has(m.id));
   }
-  // Every result contains every token, so the rarest token's record pack holds them all.
-  let rarest = null;
-  tokens.forEach((token, i) => {
-    if (rarest === null || counts[i] < rarest.count) rarest = { token, count: counts[i] };
-  });
-  return { found, rarest };
+  // Every result contains every token, so each token's pack may hold some of the rows.
+  const words = tokens.map((token, i) => ({ token, count: counts[i], list: lists.get(token) ?? null }));
+  return { found, words };
 }
 
 const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -568,22 +576,55 @@ export async function tokenFile(token) {
   return "h-" + hex(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8)));
 }
 
-/**
- * The records of `ids`, in order, in as few requests as the packs allow: the rarest
- * token's pack, or the browse pack when every id is in it, else their record blocks.
- */
-async function fetchRecords(fetchJson, manifest, ids, rarest) {
-  const packs = manifest.packs;
-  let packPath = null;
-  const packed = (n) => n >= packs.min_postings && n <= packs.max_postings;
-  if (rarest !== null && packed(rarest.count)) packPath = fill(packs.path, "token_file", await tokenFile(rarest.token));
-  else if (rarest === null && ids.every((id) => id < packs.browse_len)) packPath = packs.browse;
-  if (packPath !== null && ids.length > 0) {
-    const byId = new Map((await need(fetchJson, packPath)).map((record) => [record.id, record]));
-    // A pack missing an id would be a build fault: fall back rather than guess.
-    if (ids.every((id) => byId.has(id))) return ids.map((id) => byId.get(id));
+/** The ids a word's pack holds (docs/static-api.md, packs): its first `len` postings in its own order. */
+function packIds(list, len) {
+  const head = [];
+  for (const flag of [1, 0]) {
+    for (let i = 0; i < list.ids.length && head.length < len; i += 1) if (list.flags[i] === flag) head.push(list.ids[i]);
   }
-  return recordsInBlocks(fetchJson, manifest.records, ids);
+  return new Set(head);
+}
+
+/**
+ * The records of `ids`, in order, in as few requests as the packs allow. The candidates
+ * are the pack of each query word whose list is known whole, and the browse pack (the
+ * first ids in browse order). The pack that saves the most requests (record blocks no
+ * longer needed, less its own) is taken, the first on a tie, while one saves any; the
+ * rest come from their blocks. Any choice gives the same records: this one brings a
+ * two-word query's rows in one or two files where a block each took ten.
+ */
+async function fetchRecords(fetchJson, manifest, ids, words) {
+  const { packs, records } = manifest;
+  const candidates = [];
+  for (const { token, count, list } of words) {
+    if (count < packs.min_postings || list === null) continue;
+    candidates.push({ path: fill(packs.path, "token_file", await tokenFile(token)), ids: packIds(list, packs.len) });
+  }
+  if (packs.browse_len > 0) candidates.push({ path: packs.browse, ids: { has: (id) => id < packs.browse_len } });
+  const blocks = (list) => new Set(list.map((id) => Math.floor(id / records.block))).size;
+  let wanted = ids;
+  const chosen = [];
+  for (;;) {
+    let best = null;
+    for (const c of candidates) {
+      if (chosen.includes(c)) continue;
+      const left = wanted.filter((id) => !c.ids.has(id));
+      const saved = blocks(wanted) - blocks(left) - 1;
+      if (saved > 0 && (best === null || saved > best.saved)) best = { c, left, saved };
+    }
+    if (best === null) break;
+    chosen.push(best.c);
+    wanted = best.left;
+  }
+  const fetched = await Promise.all([
+    ...chosen.map((c) => need(fetchJson, c.path)),
+    recordsInBlocks(fetchJson, records, wanted),
+  ]);
+  const byId = new Map(fetched.flat().map((record) => [record.id, record]));
+  // A pack missing an id would be a build fault: take its block rather than guess.
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length > 0) (await recordsInBlocks(fetchJson, records, missing)).forEach((r) => byId.set(r.id, r));
+  return ids.map((id) => byId.get(id));
 }
 
 /**
@@ -665,11 +706,11 @@ async function answer(fetchJson, text, given) {
   // The answer states the filters as applied: the network as the CAIP-2 id it names.
   const filters = { ...given, network: given.network === null ? null : resolveFilterNetwork(manifest, given.network) };
   const tokens = tokenise(text);
-  const { found, rarest } = await matches(fetchJson, manifest, tokens.tokens, filters);
+  const { found, words } = await matches(fetchJson, manifest, tokens.tokens, filters);
   // Ids are browse-order positions, so this is the method's full order (content/method.md#ranking).
   found.sort((a, b) => b.score - a.score || a.id - b.id);
   const top = found.slice(filters.offset, filters.offset + filters.limit);
-  const records = await fetchRecords(fetchJson, manifest, top.map(({ id }) => id), rarest);
+  const records = await fetchRecords(fetchJson, manifest, top.map(({ id }) => id), words);
   const data = records.map((record, i) => toRow(record, top[i].score));
   return {
     meta: {

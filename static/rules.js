@@ -2,7 +2,7 @@
 // Do not edit: X402DIR_BLESS=1 cargo test composer_rules regenerates it.
 export const METHOD_VERSION = "1.3.0"; // method::DISCOVERY_METHOD_VERSION
 export const EXPLORE_VERSION = "1.1.0"; // explore::EXPLORE_VERSION
-export const API_VERSION = 3; // site::api::method::API_VERSION
+export const API_VERSION = 4; // site::api::method::API_VERSION
 export const MIN_TOKEN_CHARS = 2; // method::query::MIN_TOKEN_CHARS
 export const MAX_TOKENS = 8; // method::query::MAX_TOKENS
 export const DEFAULT_LIMIT = 10; // method::query::DEFAULT_LIMIT

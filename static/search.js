@@ -13,6 +13,17 @@ const results = document.querySelector("#results");
 const api = results?.getAttribute("data-api");
 // The snapshot's folder, "/2025-12-31/": the API's parent.
 const folder = api?.replace(/api\/$/, "");
+// A dated folder's files never change: each is fetched once a visit, however many
+// searches, the row names and an empty answer's word counts read it (a failed read is
+// tried again next time).
+const files = new Map();
+const source = api === undefined || api === null ? null : (() => {
+  const http = httpSource(api);
+  return (path) => {
+    if (!files.has(path)) files.set(path, http(path).catch((e) => { files.delete(path); throw e; }));
+    return files.get(path);
+  };
+})();
 // Each search gets a number, so a slow earlier answer cannot replace a later one.
 let latest = 0;
 // The offset of the search shown: set by the pager's links, reset by the form.
@@ -56,7 +67,7 @@ function markInvalid(field) {
 // Segment labels and network names come from the manifest, read once.
 let names = null;
 async function rowNamesOnce() {
-  names ??= loadManifest(httpSource(api)).then(
+  names ??= loadManifest(source).then(
     (manifest) => rowNames(manifest, (id) => `${folder}segment/${id}/`),
     () => undefined,
   );
@@ -68,7 +79,7 @@ async function run(values) {
   results.setAttribute("aria-busy", "true");
   let outcome;
   try {
-    outcome = await query(api, values.q, values);
+    outcome = await query(source, values.q, values);
     markInvalid(null);
   } catch (e) {
     markInvalid(e.field ?? null);
@@ -115,7 +126,7 @@ async function explainEmpty(values, meta, ticket) {
   const { tokens, filters } = meta.query;
   const box = el(document, "div", { class: "empty-help" });
   const quote = (words) => words.map((w) => `"${w}"`).join(", ");
-  const counts = await tokenCounts(api, tokens).catch(() => null);
+  const counts = await tokenCounts(source, tokens).catch(() => null);
   if (counts) {
     const missing = tokens.filter((t) => counts.get(t) === 0);
     const filtered = filters.max_price !== null || filters.network !== null || filters.exclude_testnets;

@@ -3,7 +3,11 @@ r"""A client of x402dir's static JSON API, Python 3 standard library only.
 
 Written from the published format page ALONE: "The static JSON API, layout 3",
 https://x402dir.netlify.app/static-api/3/ (API layout 3, method 1.3.0), as of
-2026-12-02. No source code of x402dir was read to write it. Where the page did not
+2026-12-02. No source code of x402dir was read to write it. Layout 4
+(/static-api/4/) adds packs for common words, names split lists in the manifest and
+makes parts larger; this client reads neither packs nor `shards.split` (both only save
+requests) and reads parts by their `from`, so only API_VERSION changed for it. The
+gaps below are closed in the layout 4 page. Where the page did not
 decide something, the choice made here is marked "not in the format page: observed"
 (matched to what `x402dir query --json` was seen to print) and listed below.
 
@@ -61,7 +65,7 @@ import urllib.parse
 import urllib.request
 from fractions import Fraction
 
-API_VERSION = 3
+API_VERSION = 4
 METHOD_VERSION = "1.3.0"
 MIN_TOKEN_CHARS = 2
 MAX_TOKENS = 8
@@ -604,7 +608,7 @@ def dumps(value):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Answer a query from an x402dir snapshot's static JSON API (layout 3).")
+    p = argparse.ArgumentParser(description="Answer a query from an x402dir snapshot's static JSON API (layout 4).")
     p.add_argument("--api", required=True, help="URL or folder of /<date>/api/")
     p.add_argument("--static", help="URL or folder of /<date>/static/ (default: beside --api)")
     p.add_argument("--max-price")

@@ -815,7 +815,7 @@ fn the_static_api_page_is_published_linked_and_its_examples_are_real() {
     let out = build_real("static-api");
     let base = Method::embedded().site.base_url.clone();
     let address = names::static_api_page(shards::API_VERSION);
-    assert_eq!(address, "/static-api/3/");
+    assert_eq!(address, "/static-api/4/");
     let page = fs::read_to_string(out.join(names::root_dir(&address)).join("index.html")).unwrap();
     let md = fs::read_to_string(repo_root().join("docs/static-api.md")).unwrap();
     let ids: Vec<&str> = md

@@ -265,10 +265,14 @@ function encode(list) {
 
 /** Small blocks, so that the six records span three of them. */
 const RECORD_BLOCK = 2;
+/** Packs that hold nothing: every record comes from its block. */
+const NO_PACKS = { min_postings: 2, len: 0, browse_len: 0 };
+/** Packs as the build makes them, at this tiny API's scale. */
+const PACKS = { min_postings: 2, len: 64, browse_len: 3 };
 
-function manifest(version = METHOD_VERSION, packs = { min_postings: 2, max_postings: 0, browse_len: 0 }) {
+function manifest(version = METHOD_VERSION, packs = NO_PACKS, split = {}) {
   return {
-    api_version: 3,
+    api_version: 4,
     method: { name: "x402dir directory method", version, url: "https://dir.example/method/1.0.0/" },
     segments: { version: "1.0.0", labels: { weather: "Weather" } },
     screening: { version: "1.0.0" },
@@ -288,7 +292,10 @@ function manifest(version = METHOD_VERSION, packs = { min_postings: 2, max_posti
         { id: "solana:abc", name: "solana:abc", legacy: null, testnet: false, resources: 3 },
       ],
     },
-    shards: { hash: "fnv1a32", buckets: BUCKETS, path: "shards/{bucket}.json", part_postings: 2, parts_path: "shards/parts/{token_file}/{part}.json" },
+    shards: {
+      hash: "fnv1a32", buckets: BUCKETS, path: "shards/{bucket}.json", split_postings: 2, part_postings: 2,
+      parts_path: "shards/parts/{token_file}/{part}.json", split,
+    },
     records: { path: "records/{block}.json", block: RECORD_BLOCK },
     packs: { path: "packs/{token_file}.json", browse: "packs/_browse.json", ...packs },
     prices: { path: "prices.json" },
@@ -349,13 +356,17 @@ async function splitFiles(key) {
 }
 
 /** The fake API as files, with a log of every path fetched. */
-function fakeApi({ files: overrides = {}, version, packs, split = [] } = {}) {
-  const files = { "manifest.json": manifest(version, packs), "prices.json": { ladder: LADDER } };
-  // Record packs as the build writes them: per token, the records of all its postings.
+function fakeApi({ files: overrides = {}, version, packs = NO_PACKS, split = [], splitInManifest = true } = {}) {
+  const listed = Object.fromEntries(splitInManifest ? split.map(({ key, value }) => [key, value]) : []);
+  const files = { "manifest.json": manifest(version, packs, listed), "prices.json": { ladder: LADDER } };
+  // Record packs as the build writes them (docs/static-api.md, packs): per word, its
+  // first `len` postings in its own order (flag 1 first, then by id), in id order.
   for (const [key, list] of Object.entries(POSTINGS)) {
-    if (!key.startsWith("@")) files[`packs/${key}.json`] = list.map(([id]) => RECORDS[id]);
+    if (key.startsWith("@") || list.length < packs.min_postings) continue;
+    const head = [...list.filter(([, f]) => f === 1), ...list.filter(([, f]) => f === 0)].slice(0, packs.len);
+    files[`packs/${key}.json`] = head.map(([id]) => id).sort((a, b) => a - b).map((id) => RECORDS[id]);
   }
-  files["packs/_browse.json"] = RECORDS.slice(0, 3);
+  files["packs/_browse.json"] = RECORDS.slice(0, packs.browse_len);
   for (let b = 0; b < BUCKETS; b++) files[`shards/${b}.json`] = {};
   for (const [key, list] of Object.entries(POSTINGS)) files[`shards/${fnv1a32(key) % BUCKETS}.json`][key] = encode(list);
   for (const { files: parts, shard, value, key } of split) {
@@ -381,9 +392,9 @@ const ids = (answer) => answer.data.map((row) => Number(row.resource.match(/r(\d
 const scores = (answer) => answer.data.map((row) => row.match_score);
 
 describe("record packs", () => {
-  test("rows come from the rarest token's pack in one request, identical to per-record files", async () => {
+  test("rows come from a pack in one request, identical to record blocks", async () => {
     const plain = await query(fakeApi(), "weather forecast", {});
-    const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
+    const api = fakeApi({ packs: PACKS });
     const packed = await query(api, "weather forecast", {});
     assert.deepEqual(packed, plain);
     assert.ok(!api.fetched.some((p) => p.startsWith("records/")), api.fetched.join(", "));
@@ -391,7 +402,7 @@ describe("record packs", () => {
   });
 
   test("a token in one resource has no pack: its record's block is fetched, nothing else", async () => {
-    const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
+    const api = fakeApi({ packs: PACKS });
     const answer = await query(api, "onlyone", {});
     assert.deepEqual(ids(answer), [3]);
     assert.ok(!api.fetched.some((p) => p.startsWith("packs/")), api.fetched.join(", "));
@@ -414,14 +425,46 @@ describe("record packs", () => {
   });
 
   test("a query without tokens inside the browse pack uses it; beyond it, per-record files", async () => {
-    const api = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
+    const api = fakeApi({ packs: PACKS });
     const first = await query(api, "", { limit: "3" });
     assert.deepEqual(ids(first), [0, 1, 2]);
     assert.deepEqual(api.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["packs/_browse.json"]);
-    const api2 = fakeApi({ packs: { min_postings: 2, max_postings: 64, browse_len: 3 } });
+    const api2 = fakeApi({ packs: PACKS });
     const more = await query(api2, "", { limit: "5" });
     assert.deepEqual(ids(more), [0, 1, 2, 3, 4]);
     assert.ok(!api2.fetched.includes("packs/_browse.json"));
+  });
+
+  test("a word in more resources than a pack holds: its pack holds its first ones in its own order", async () => {
+    // weather: ids 0, 2, 3 carry the word in their description (flag 1), 1 and 4 do not.
+    // A pack of 3 holds 0, 2, 3; the answer "weather" shows them first (match_score 1).
+    const packs = { min_postings: 2, len: 3, browse_len: 0 };
+    const api = fakeApi({ packs });
+    const answer = await query(api, "weather", { limit: "3" });
+    assert.deepEqual(ids(answer), [0, 2, 3]);
+    assert.deepEqual(answer, await query(fakeApi(), "weather", { limit: "3" }));
+    // Ids 0, 2, 3 span blocks 0 and 1: the pack saves one request.
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["packs/weather.json"]);
+    // Rows beyond its first three (1, 4) come from their blocks; the pack still brings
+    // 0, 2, 3 (blocks 0 and 1, needed anyway for 1) only if it saves a request: it does not.
+    const api2 = fakeApi({ packs });
+    const all = await query(api2, "weather", {});
+    assert.deepEqual(ids(all), [0, 2, 3, 1, 4]);
+    assert.deepEqual(all, await query(fakeApi(), "weather", {}));
+    assert.deepEqual(api2.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")).sort(),
+      ["records/0.json", "records/1.json", "records/2.json"]);
+  });
+
+  test("a pack is taken only when it saves a request", async () => {
+    // "forecast" (ids 1, 2) are in blocks 0 and 1; its pack saves one of the two.
+    const api = fakeApi({ packs: PACKS });
+    await query(api, "forecast", {});
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["packs/forecast.json"]);
+    // "api" (ids 1, 5): blocks 0 and 2, the pack's one request instead of two.
+    const api2 = fakeApi({ packs: { ...PACKS, browse_len: 0 } });
+    await query(api2, "api", { limit: "1" });
+    // One row (id 1): its block is one request, as the pack would be; the block is taken.
+    assert.deepEqual(api2.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["records/0.json"]);
   });
 
   test("token file names match the build's", async () => {
@@ -649,8 +692,23 @@ describe("split posting lists", () => {
   test("answers are the same whether lists are whole or in parts", async () => {
     const split = await splitting("weather", "@network:eip155:8453", "@network:solana:abc", "@testnets-only");
     for (const [text, filters] of QUERIES) {
-      assert.deepEqual(await query(fakeApi({ split }), text, filters), await query(fakeApi(), text, filters), text);
+      const whole = await query(fakeApi(), text, filters);
+      assert.deepEqual(await query(fakeApi({ split }), text, filters), whole, text);
+      // A client that finds the split lists only in their shards gets the same answer.
+      assert.deepEqual(await query(fakeApi({ split, splitInManifest: false }), text, filters), whole, text);
     }
+  });
+
+  test("a split list named in the manifest is read without its shard", async () => {
+    const split = await splitting("weather");
+    const shard = `shards/${fnv1a32("weather") % BUCKETS}.json`;
+    const api = fakeApi({ split });
+    assert.deepEqual(ids(await query(api, "weather", {})), [0, 2, 3, 1, 4]);
+    assert.ok(!api.fetched.includes(shard), api.fetched.join(", "));
+    // Named only in its shard, the shard is read to learn where the parts are.
+    const api2 = fakeApi({ split, splitInManifest: false });
+    await query(api2, "weather", {});
+    assert.ok(api2.fetched.includes(shard), api2.fetched.join(", "));
   });
 
   test("a rarer whole list narrows which parts are fetched", async () => {

@@ -26,8 +26,11 @@ use super::{to_bytes, Sink};
 /// The layout of the API folder. 2: packs and single-word answers only for words in at
 /// least two resources (a word in one resource is answered by that resource's record).
 /// 3: records in blocks of [`RECORD_BLOCK`] ids, not a file each; posting lists longer
-/// than [`PART_POSTINGS`] split into parts of their own.
-pub const API_VERSION: u32 = 3;
+/// than [`SPLIT_POSTINGS`] split into parts of their own. 4: a pack for every word in two
+/// resources or more (its first [`PACK_LEN`] in its own order), split lists named in the
+/// manifest and cut into parts of [`PART_POSTINGS`]: a two-word query's rows come in one
+/// or two requests where they came in ten.
+pub const API_VERSION: u32 = 4;
 /// Records per file: ids `block * RECORD_BLOCK ..`. A file per record made the API as
 /// many files as the pages again (a million at a million resources); in blocks of 16 it
 /// is a sixteenth of that. Blocks of 32 were measured too: a query's rows come from ten
@@ -37,16 +40,21 @@ pub const RECORD_BLOCK: usize = 16;
 /// Aim for about this many bytes of postings per shard file.
 const TARGET_SHARD_BYTES: usize = 4096;
 const MIN_BUCKETS: usize = 8;
-/// A posting list longer than this is written in parts of this many postings, each its
-/// own file, and its shard holds only where the parts start. Without it one word in most
+/// A posting list longer than this leaves its shard: it is written in parts of its own,
+/// and the manifest and its shard say where the parts start. Without it one word in most
 /// resources (or the network most of them use) makes one shard a megabyte at a million
-/// resources; with it no list in a file exceeds this, and a query that also has a rarer
-/// word fetches only the parts holding that word's ids.
-pub const PART_POSTINGS: usize = 8192;
-/// Tokens with at most this many postings get a record pack: the records of all their
-/// resources in one file, so a query whose rarest token is one of them fetches its
-/// rows in one request instead of one per row.
-pub const PACK_MAX_POSTINGS: usize = 64;
+/// resources, fetched by every query of a word that shares its bucket.
+pub const SPLIT_POSTINGS: usize = 8192;
+/// The postings of one part of a split list. A query of two common words reads both
+/// lists whole (the answer counts every match), so parts are large: at 100,000 listings
+/// every list is one part, where parts of 8,192 made "ai agent" five requests. A query
+/// that also has a rarer word still fetches only the parts holding that word's ids.
+pub const PART_POSTINGS: usize = 32768;
+/// The records a pack holds: all of a word's when it is in at most this many resources,
+/// else its first this many in its own order (description matches first, then id). A
+/// query's rows are the first of its rarest words' lists in nearly that order, so one
+/// or two packs hold them instead of a record block each (BENCHMARKS.md, "Requests").
+pub const PACK_LEN: usize = 64;
 /// Words in fewer resources than this get no pack and no single-word answer file: a
 /// word in one resource (most are ids in URLs) is answered by that resource's record,
 /// and a file per such word would make the file count grow with the catalogue twice over.
@@ -91,11 +99,20 @@ enum ShardValue {
 }
 
 fn shard_value(list: &[Posting]) -> ShardValue {
-    if list.len() <= PART_POSTINGS {
+    if list.len() <= SPLIT_POSTINGS {
         ShardValue::List(encode_flagged(list))
     } else {
         ShardValue::Split { count: list.len(), from: list.chunks(PART_POSTINGS).map(|p| p[0].0).collect() }
     }
+}
+
+/// The ids of a word's pack: its first [`PACK_LEN`] postings in its own order (flagged
+/// first, then by id), in id order.
+fn pack_ids(list: &[Posting]) -> Vec<usize> {
+    let mut ids: Vec<usize> =
+        list.iter().filter(|p| p.1).chain(list.iter().filter(|p| !p.1)).take(PACK_LEN).map(|p| p.0 as usize).collect();
+    ids.sort_unstable();
+    ids
 }
 
 /// Every posting list of the index: query tokens and network keys. Ids are u32 (a
@@ -165,7 +182,7 @@ pub fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
     // About three bytes per posting once encoded; a split list leaves only its starts.
     let bytes: usize = lists
         .iter()
-        .map(|(k, v)| k.len() + 4 + if v.len() <= PART_POSTINGS { v.len() * 3 } else { v.len() / PART_POSTINGS * 8 })
+        .map(|(k, v)| k.len() + 4 + if v.len() <= SPLIT_POSTINGS { v.len() * 3 } else { v.len() / PART_POSTINGS * 8 })
         .sum();
     (bytes / TARGET_SHARD_BYTES).next_power_of_two().max(MIN_BUCKETS)
 }
@@ -264,6 +281,8 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     let lists = phase("api: posting lists", || postings(index));
     let buckets = bucket_count(&lists);
     write_shards(&lists, buckets, sink)?;
+    let split: BTreeMap<&str, ShardValue> =
+        lists.iter().filter(|(_, l)| l.len() > SPLIT_POSTINGS).map(|(k, l)| (k.as_str(), shard_value(l))).collect();
     write_price_ladder(index, sink)?;
     let records = phase("api: records", || Records::new(index, method));
     phase("api: record blocks", || write_record_blocks(&records, sink))?;
@@ -271,13 +290,13 @@ pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(),
     let browse = 0..index.entries.len().min(BROWSE_PACK_LEN);
     sink(vec![
         ("api/packs/_browse.json".into(), records.pack(browse)),
-        (names::MANIFEST_FILE.into(), to_bytes(&manifest(index, method, buckets))),
+        (names::MANIFEST_FILE.into(), to_bytes(&manifest(index, method, buckets, &split))),
         ("api/report.json".into(), to_bytes(&ReportFile::of(index, method))),
     ])
 }
 
 /// The posting lists: `shards/{bucket}.json`, and the parts of lists longer than
-/// [`PART_POSTINGS`] under `shards/parts/`.
+/// [`SPLIT_POSTINGS`] under `shards/parts/`.
 fn write_shards(lists: &BTreeMap<String, Vec<Posting>>, buckets: usize, sink: Sink) -> Result<(), Error> {
     let mut files = Vec::new();
     // Each shard's values are made only as its file is: held as JSON trees, the
@@ -286,7 +305,7 @@ fn write_shards(lists: &BTreeMap<String, Vec<Posting>>, buckets: usize, sink: Si
     for (key, list) in lists {
         by_bucket[bucket(key, buckets)].push((key, list));
     }
-    for (key, list) in lists.iter().filter(|(_, l)| l.len() > PART_POSTINGS) {
+    for (key, list) in lists.iter().filter(|(_, l)| l.len() > SPLIT_POSTINGS) {
         let parts = list.chunks(PART_POSTINGS).enumerate();
         files.extend(parts.map(|(k, part)| {
             (format!("api/shards/parts/{}/{k}.json", token_file(key)), to_bytes(&encode_flagged(part)))
@@ -380,8 +399,7 @@ fn write_record_blocks(records: &Records, sink: Sink) -> Result<(), Error> {
 }
 
 /// For each word in at least [`MIN_POSTINGS_FOR_FILES`] resources, its single-word
-/// answer `q/{token_file}.json`, and its pack `packs/{token_file}.json` when it is in at
-/// most [`PACK_MAX_POSTINGS`].
+/// answer `q/{token_file}.json` and its pack `packs/{token_file}.json`.
 fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Records, sink: Sink) -> Result<(), Error> {
     let (index, method) = (records.index, records.method);
     let with_files: Vec<(&String, &Vec<Posting>)> =
@@ -389,10 +407,7 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
     for chunk in with_files.chunks(LARGE_FILE_BATCH) {
         let mut batch: Vec<(String, Vec<u8>)> = chunk
             .par_iter()
-            .filter(|(_, l)| l.len() <= PACK_MAX_POSTINGS)
-            .map(|(token, list)| {
-                (format!("api/packs/{}.json", token_file(token)), records.pack(list.iter().map(|&(id, _)| id as usize)))
-            })
+            .map(|(token, list)| (format!("api/packs/{}.json", token_file(token)), records.pack(pack_ids(list))))
             .collect();
         batch.par_extend(chunk.par_iter().map(|(token, list)| {
             let a = single_word_answer(index, method, token, list);
@@ -405,7 +420,7 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
 
 /// The manifest: versions, the snapshot, the source's limits, counts, and where every
 /// other file is (docs/static-api.md, `manifest.json`).
-fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static> {
+fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&str, ShardValue>) -> Manifest<'static> {
     let aliases: BTreeMap<&str, &str> =
         method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
@@ -433,8 +448,12 @@ fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static>
             "hash": "fnv1a32",
             "buckets": buckets,
             "path": "shards/{bucket}.json",
+            "split_postings": SPLIT_POSTINGS,
             "part_postings": PART_POSTINGS,
             "parts_path": "shards/parts/{token_file}/{part}.json",
+            // The same entries as in their shards: a query of a common word need not
+            // fetch its shard to learn where its parts are.
+            "split": split,
         }),
         // Ids are browse order, so the blocks in order are the browse order's pages.
         records: json!({
@@ -445,7 +464,7 @@ fn manifest(index: &Index, method: &Method, buckets: usize) -> Manifest<'static>
         packs: json!({
             "path": "packs/{token_file}.json",
             "min_postings": MIN_POSTINGS_FOR_FILES,
-            "max_postings": PACK_MAX_POSTINGS,
+            "len": PACK_LEN,
             "browse": "packs/_browse.json",
             "browse_len": BROWSE_PACK_LEN.min(index.entries.len()),
         }),
