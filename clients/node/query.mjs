@@ -4,6 +4,7 @@
 // (the format: the site's /static-api/ page, docs/static-api.md here).
 //
 //   node clients/node/query.mjs https://x402dir.netlify.app weather forecast --max-price 0.01 --network Base
+//   deno run --allow-net clients/node/query.mjs https://x402dir.netlify.app weather forecast
 //
 // Options: --date YYYY-MM-DD (default: the site's default snapshot, from /snapshots.json),
 // --max-price, --network, --limit, --offset, --exclude-testnets.

@@ -205,17 +205,75 @@ fn the_node_example_answers_over_http_as_the_cli_does() {
     {
         return;
     }
+    example_answers_as_the_cli_does(|| {
+        let mut node = Command::new("node");
+        node.arg(repo_root().join("clients/node/query.mjs"));
+        node
+    });
+}
+
+/// The same example under Deno (npm's `deno`, a devDependency), which the format page
+/// and the example name as a runtime for the composer: over HTTP, as the CLI answers.
+#[test]
+fn the_node_example_runs_under_deno_as_the_cli_answers() {
+    if !common::prerequisites::ready("the Node example under Deno", &[common::prerequisites::Need::NpmPackages]) {
+        return;
+    }
+    example_answers_as_the_cli_does(|| {
+        let mut deno = Command::new(repo_root().join("node_modules/.bin/deno"));
+        deno.args(["run", "--quiet", "--no-config", "--allow-net=127.0.0.1"])
+            .env("DENO_DIR", repo_root().join("target/deno"))
+            .arg(repo_root().join("clients/node/query.mjs"));
+        deno
+    });
+}
+
+/// Deno imports the composer the site publishes, by its URL, as the format page shows,
+/// and answers with `httpSource(base)` as the CLI does for that snapshot.
+#[test]
+fn deno_imports_the_published_composer_by_url() {
+    if !common::prerequisites::ready("the composer under Deno", &[common::prerequisites::Need::NpmPackages]) {
+        return;
+    }
+    let server = serve();
+    let date = "2025-12-31";
+    let origin = format!("http://127.0.0.1:{}", server.port);
+    let script = format!(
+        "import {{ query, httpSource }} from \"{origin}/{date}/static/composer.js\";\n\
+         const answer = await query(httpSource(\"{origin}/{date}/api/\"), \"token price\", {{ max_price: \"$0.05\" }});\n\
+         console.log(JSON.stringify(answer));\n"
+    );
+    let deno = Command::new(repo_root().join("node_modules/.bin/deno"))
+        .args(["eval", "--quiet", "--no-config", "--ext=js"])
+        .arg(format!("--allow-import=127.0.0.1:{}", server.port))
+        .arg(format!("--allow-net=127.0.0.1:{}", server.port))
+        .env("DENO_DIR", repo_root().join("target/deno"))
+        .arg(&script)
+        .output()
+        .expect("deno runs");
+    assert!(deno.status.success(), "{}", String::from_utf8_lossy(&deno.stderr));
+    let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        .current_dir(repo_root())
+        .args(["query", "--json", "--snapshot", &format!("content/snapshots/{date}.json"), "--max-price", "$0.05"])
+        .args(["token", "price"])
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let from_deno: serde_json::Value = serde_json::from_slice(&deno.stdout).unwrap();
+    let from_cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert!(from_cli["meta"]["returned"].as_u64().unwrap() > 0, "the check would be empty");
+    assert_eq!(from_deno, from_cli);
+}
+
+/// Runs clients/node/query.mjs (the command `runtime` makes, given the site and the CLI's
+/// flags) on the preview, and compares each answer with `x402dir query --json`.
+fn example_answers_as_the_cli_does(runtime: impl Fn() -> Command) {
     let server = serve();
     let site = format!("http://127.0.0.1:{}", server.port);
     for args in [&["weather", "--max-price", "0.01", "--network", "Base"][..], &["ai", "agent", "--offset", "10"], &[]]
     {
-        let node = Command::new("node")
-            .arg(repo_root().join("clients/node/query.mjs"))
-            .arg(&site)
-            .args(args)
-            .output()
-            .expect("node runs");
-        assert!(node.status.success(), "{args:?}: {}", String::from_utf8_lossy(&node.stderr));
+        let example = runtime().arg(&site).args(args).output().expect("the runtime runs");
+        assert!(example.status.success(), "{args:?}: {}", String::from_utf8_lossy(&example.stderr));
         // The example takes the CLI's own flags.
         let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
             .current_dir(repo_root())
@@ -224,19 +282,15 @@ fn the_node_example_answers_over_http_as_the_cli_does() {
             .output()
             .unwrap();
         assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
-        let from_node: serde_json::Value = serde_json::from_slice(&node.stdout).unwrap();
+        let from_example: serde_json::Value = serde_json::from_slice(&example.stdout).unwrap();
         let from_cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
-        assert_eq!(from_node, from_cli, "{args:?}");
+        assert_eq!(from_example, from_cli, "{args:?}");
         assert!(from_cli["meta"]["returned"].as_u64().unwrap() > 0, "{args:?} found nothing: the check would be empty");
     }
     // A network the snapshot does not know: the composer's INVALID_FILTER, exit status 2.
-    let node = Command::new("node")
-        .arg(repo_root().join("clients/node/query.mjs"))
-        .args([&site, "weather", "--network", "basee"])
-        .output()
-        .unwrap();
-    assert_eq!(node.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&node.stderr).starts_with("INVALID_FILTER: unknown network \"basee\""));
+    let example = runtime().args([&site, "weather", "--network", "basee"]).output().unwrap();
+    assert_eq!(example.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&example.stderr).starts_with("INVALID_FILTER: unknown network \"basee\""));
 }
 
 #[test]
