@@ -57,10 +57,17 @@ impl Bm25 {
     /// Documents containing any of `terms`, by descending summed weight, then ascending
     /// id; at most `depth` of them. Terms are read in the order given.
     pub fn search(&self, terms: &[String], depth: usize) -> Vec<(u32, u64)> {
+        self.search_where(terms, depth, |_| true)
+    }
+
+    /// [`Bm25::search`] over the documents `allowed` lets through, cut after them.
+    pub fn search_where(&self, terms: &[String], depth: usize, allowed: impl Fn(u32) -> bool) -> Vec<(u32, u64)> {
         let mut totals: HashMap<u32, u64> = HashMap::new();
         for term in terms {
             for p in self.postings.get(term).map(Vec::as_slice).unwrap_or_default() {
-                *totals.entry(p.id).or_default() += u64::from(p.weight);
+                if allowed(p.id) {
+                    *totals.entry(p.id).or_default() += u64::from(p.weight);
+                }
             }
         }
         let mut ranked: Vec<(u32, u64)> = totals.into_iter().collect();
