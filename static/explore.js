@@ -34,6 +34,7 @@ import {
 } from "./composer.js";
 import {
   EXPLORE_VERSION,
+  EXPLORE_BM25_MIN_WORDS_SHARE,
   EXPLORE_CAP_BEFORE,
   EXPLORE_FLOOR_BEFORE,
   EXPLORE_DOLLAR_UNITS,
@@ -318,14 +319,23 @@ const byValueThenId = (a, b) => b[1] - a[1] || a[0] - b[0];
 /** Rust's Bm25::search_where: summed weights of `words` over the ids `allowed` lets through. */
 function bm25List(explore, postings, words, allowed) {
   const totals = new Map();
+  const counts = new Map();
   for (const word of words) {
     const flat = postings.get(word) ?? [];
     for (let i = 0; i < flat.length; i += 2) {
       if (allowed !== null && !allowed.has(flat[i])) continue;
       totals.set(flat[i], (totals.get(flat[i]) ?? 0) + flat[i + 1]);
+      counts.set(flat[i], (counts.get(flat[i]) ?? 0) + 1);
     }
   }
-  return [...totals].sort(byValueThenId).slice(0, explore.list_depth).map(([id]) => id);
+  // Rust's bm25::min_words: a document must contain a share of the words, rounded up.
+  const [num, den] = EXPLORE_BM25_MIN_WORDS_SHARE;
+  const least = Math.floor((words.length * num + den - 1) / den);
+  return [...totals]
+    .filter(([id]) => counts.get(id) >= least)
+    .sort(byValueThenId)
+    .slice(0, explore.list_depth)
+    .map(([id]) => id);
 }
 
 /** Rust's Dense::search_where through the inverted file, over the ids `allowed` lets through. */

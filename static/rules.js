@@ -26,6 +26,7 @@ export const RULE_JOINED_BY = "; "; // method::answer::RULE_JOINED_BY
 export const NETWORK_KEY = "@network:{network}"; // method::names::network_key
 export const TESTNETS_ONLY_KEY = "@testnets-only"; // method::names::TESTNETS_ONLY_KEY
 export const TOKEN_FILE_MAX_BYTES = 64; // method::names::token_file
+export const EXPLORE_BM25_MIN_WORDS_SHARE = [1,2]; // explore::bm25::MIN_WORDS_SHARE
 export const EXPLORE_CAP_BEFORE = ["under","below","less than","cheaper than","at most","max","maximum","up to","no more than","not more than","within","costing","priced at"]; // explore::reading::CAP_BEFORE
 export const EXPLORE_FLOOR_BEFORE = ["over","above","more than","at least","min","minimum","from"]; // explore::reading::FLOOR_BEFORE
 export const EXPLORE_DOLLAR_UNITS = ["usd","usdc","dollar","dollars"]; // explore::reading::DOLLAR_UNITS

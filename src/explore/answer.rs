@@ -187,7 +187,7 @@ pub const RULE_NOT_UNDERSTOOD: &str = "no word was understood (none is in a list
 pub fn rule_template() -> String {
     format!(
         "BM25 over each resource's description, service name, tags, URL host and path, MIME types and schema \
-         field names, and word-vector similarity over the same words, each list cut at {LIST_DEPTH}; the two \
+         field names (resources with at least half the words), and word-vector similarity over the same words, each list cut at {LIST_DEPTH}; the two \
          fused by reciprocal rank (1 / ({RRF_K} + rank)), then nudged by rank among the candidates in payers, \
          recency of the last call and price (each 1 / ({RRF_K} + rank), weighted {PRIOR_WEIGHT}; price weighted \
          {CHEAPEST_WEIGHT} when the need asks for the cheapest); first {{limit}} returned; words: {{words}}{{constraints}}"

@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 
 use super::api::method::API_VERSION;
-use crate::explore::{reading, spelling, EXPLORE_VERSION};
+use crate::explore::{bm25, reading, spelling, EXPLORE_VERSION};
 use crate::method::answer::{
     RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS,
     RULE_ORDER, RULE_TOKENS,
@@ -69,6 +69,11 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("NETWORK_KEY", json!(network_key("{network}")), "method::names::network_key"),
         ("TESTNETS_ONLY_KEY", json!(TESTNETS_ONLY_KEY), "method::names::TESTNETS_ONLY_KEY"),
         ("TOKEN_FILE_MAX_BYTES", json!(token_file_max_bytes()), "method::names::token_file"),
+        (
+            "EXPLORE_BM25_MIN_WORDS_SHARE",
+            json!([bm25::MIN_WORDS_SHARE.0, bm25::MIN_WORDS_SHARE.1]),
+            "explore::bm25::MIN_WORDS_SHARE",
+        ),
         ("EXPLORE_CAP_BEFORE", json!(reading::CAP_BEFORE), "explore::reading::CAP_BEFORE"),
         ("EXPLORE_FLOOR_BEFORE", json!(reading::FLOOR_BEFORE), "explore::reading::FLOOR_BEFORE"),
         ("EXPLORE_DOLLAR_UNITS", json!(reading::DOLLAR_UNITS), "explore::reading::DOLLAR_UNITS"),

@@ -36,13 +36,19 @@ fn a_paraphrase_finds_what_the_method_cannot() {
     let method = Method::embedded();
     let table = VectorTable::embedded();
     let ex = Explore::build(&index, table);
-    for (need, word) in [("current conditions outdoors", "weather"), ("prediction of election outcomes", "market")] {
+    // "prediction of election outcomes": no listing has two of its three words, so since
+    // explore 2.0.0 BM25 lists none (content/explore.md#bm25) and the vectors alone find
+    // two prediction markets in the first five (three in 1.1.0, BM25 finding them by
+    // "prediction" alone): the measured cost of a rule that gained on paraphrases.
+    for (need, word, least) in
+        [("current conditions outdoors", "weather", 3), ("prediction of election outcomes", "market", 2)]
+    {
         // The method's rule: every word as a whole word. Nothing says all three.
         let strict = answer(&index, &method, need, &Filters::default());
         let e = serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
         let rows = e["data"].as_array().unwrap();
         let hits = rows.iter().take(5).filter(|r| mentions(r, word)).count();
-        assert!(hits >= 3, "{need}: only {hits} of the first five mention {word}: {rows:#?}");
+        assert!(hits >= least, "{need}: only {hits} of the first five mention {word}: {rows:#?}");
         if need.starts_with("current") {
             assert_eq!(strict.meta.total_matched, 0, "the method matched {need}");
             // And the dense list carried it: the first result is in the dense list's top three.
