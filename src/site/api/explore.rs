@@ -37,6 +37,9 @@ use crate::method::names::bucket;
 pub const FACTS_BLOCK: usize = 1024;
 /// Aim for about this many bytes per term or word shard.
 const TARGET_SHARD_BYTES: usize = 16 * 1024;
+/// Aim for about this many bytes per spelling shard: a misspelt word reads one shard per
+/// letter triple (eight or so), so they are kept small.
+const SPELLING_SHARD_BYTES: usize = 2 * 1024;
 
 /// Standard base64 with padding: what `atob` reads.
 pub fn base64(bytes: &[u8]) -> String {
@@ -149,7 +152,8 @@ fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
         .iter()
         .map(|(t, ids)| t.len() + 6 + ids.iter().map(|&i| s.words[i as usize].0.len() + 3).sum::<usize>())
         .sum();
-    let buckets = buckets_for(bytes);
+    // Small files: a word reads one per triple, so a bucket is read for a few of its words.
+    let buckets = (bytes / SPELLING_SHARD_BYTES).max(1).next_power_of_two();
     let mut shards: Vec<BTreeMap<&str, Vec<&str>>> = vec![BTreeMap::new(); buckets];
     for (triple, ids) in &s.triples {
         shards[bucket(triple, buckets)].insert(triple, ids.iter().map(|&i| s.words[i as usize].0.as_str()).collect());
