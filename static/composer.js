@@ -167,7 +167,7 @@ function toDecimal(text) {
 }
 
 /** Rust's Decimal::parse: digits with at most one point, ≤18 decimals, ≤30 digits; else null. */
-function parseDecimal(text) {
+export function parseDecimal(text) {
   const dot = text.indexOf(".");
   const int = dot < 0 ? text : text.slice(0, dot);
   const frac = dot < 0 ? "" : text.slice(dot + 1);
@@ -183,7 +183,7 @@ function parseDecimal(text) {
 }
 
 /** Rust's Decimal Display: the shortest exact form ("0.01", "5", "0"). */
-function formatDecimal({ units, scale }) {
+export function formatDecimal({ units, scale }) {
   // Padded so that there is always at least one digit before the point.
   const digits = units.toString().padStart(scale + 1, "0");
   const int = digits.slice(0, digits.length - scale);
@@ -192,7 +192,7 @@ function formatDecimal({ units, scale }) {
 }
 
 /** Exact order of two decimals of any scale: negative, zero or positive. */
-function compareDecimals(a, b) {
+export function compareDecimals(a, b) {
   const scale = Math.max(a.scale, b.scale);
   const x = a.units * 10n ** BigInt(scale - a.scale);
   const y = b.units * 10n ** BigInt(scale - b.scale);
@@ -560,6 +560,16 @@ async function matches(fetchJson, manifest, tokens, filters) {
   // Every result contains every token, so each token's pack may hold some of the rows.
   const words = tokens.map((token, i) => ({ token, count: counts[i], list: lists.get(token) ?? null }));
   return { found, words };
+}
+
+/**
+ * The ids that meet `filters` ({ max_price: decimal text or null, network: CAIP-2 id or
+ * null, exclude_testnets }), as a Set: the method's filters with no token (Rust's
+ * `qualifies` with no token), which explore reads from a need's words.
+ */
+export async function idsMeetingFilters(fetchJson, manifest, filters) {
+  const { found } = await matches(fetchJson, manifest, [], filters);
+  return new Set(found.map(({ id }) => id));
 }
 
 const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");

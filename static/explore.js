@@ -25,8 +25,34 @@ import {
   recordsInBlocks,
   resourceCell,
   tokeniseExcept,
+  parseDecimal,
+  formatDecimal,
+  compareDecimals,
+  resolveNetwork,
+  describeNetwork,
+  idsMeetingFilters,
 } from "./composer.js";
-import { EXPLORE_VERSION } from "./rules.js";
+import {
+  EXPLORE_VERSION,
+  EXPLORE_BM25_MIN_WORDS_SHARE,
+  EXPLORE_CAP_BEFORE,
+  EXPLORE_FLOOR_BEFORE,
+  EXPLORE_DOLLAR_UNITS,
+  EXPLORE_CENT_UNITS,
+  EXPLORE_CAP_AFTER,
+  EXPLORE_PER,
+  EXPLORE_NETWORK_BEFORE,
+  EXPLORE_NETWORK_AFTER,
+  EXPLORE_NO_TESTNETS,
+  EXPLORE_CHEAPEST,
+  EXPLORE_READ_MAX_PRICE,
+  EXPLORE_READ_NETWORK,
+  EXPLORE_READ_NO_TESTNETS,
+  EXPLORE_READ_CHEAPEST,
+  SPELLING_MIN_CHARS,
+  SPELLING_MIN_DICE,
+  SPELLING_FOLD,
+} from "./rules.js";
 
 export { EXPLORE_VERSION };
 
@@ -55,6 +81,224 @@ export function exploreWords(text, stopwords) {
   return { words: tokens, ...dropped };
 }
 
+// ---------------------------------------------------------------------------------------
+// Constraints in the words (Rust's explore::reading): the same scanner and phrase lists.
+
+const isDigit = (c) => c !== undefined && c >= "0" && c <= "9";
+const isAsciiLetter = (c) => c !== undefined && /^[A-Za-z]$/.test(c);
+
+function scan(chars) {
+  const out = [];
+  let i = 0;
+  while (i < chars.length) {
+    const c = chars[i];
+    if (isDigit(c) || (c === "." && isDigit(chars[i + 1]))) {
+      const start = i;
+      while (isDigit(chars[i])) i += 1;
+      if (chars[i] === "." && isDigit(chars[i + 1])) {
+        i += 1;
+        while (isDigit(chars[i])) i += 1;
+      }
+      out.push({ kind: "number", text: chars.slice(start, i).join(""), start, end: i });
+    } else if (isAsciiLetter(c)) {
+      const start = i;
+      while (isAsciiLetter(chars[i])) i += 1;
+      const text = chars.slice(start, i).join("").replace(/[A-Z]/g, (x) => x.toLowerCase());
+      out.push({ kind: "letters", text, start, end: i });
+    } else {
+      if (c === "$" || c === "¢" || c === "<" || c === "≤" || c === "=") out.push({ kind: "symbol", text: c, start: i, end: i + 1 });
+      i += 1;
+    }
+  }
+  return out;
+}
+
+function phraseAt(tokens, at, phrase) {
+  const words = phrase.split(" ");
+  const fits = words.every((w, k) => tokens[at + k]?.kind === "letters" && tokens[at + k].text === w);
+  return fits ? words.length : 0;
+}
+
+const longestAt = (tokens, at, phrases) => Math.max(0, ...phrases.map((p) => phraseAt(tokens, at, p)));
+
+function longestBefore(tokens, at, phrases) {
+  return Math.max(0, ...phrases.map((p) => {
+    const n = p.split(" ").length;
+    return n <= at && phraseAt(tokens, at - n, p) === n ? n : 0;
+  }));
+}
+
+function cents(number) {
+  const [int, frac = ""] = number.split(".");
+  const digits = int + frac;
+  const scale = frac.length + 2;
+  const padded = digits.padStart(scale + 1, "0");
+  return parseDecimal(`${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`);
+}
+
+function amountAt(tokens, at) {
+  const t = (k) => tokens[at + k];
+  const is = (k, kind, text) => t(k)?.kind === kind && (text === undefined || t(k).text === text);
+  const glued = (k) => at + k > 0 && tokens[at + k - 1].kind === "letters" && tokens[at + k - 1].end === tokens[at + k].start;
+  if (is(0, "symbol", "$") && is(1, "number")) {
+    const d = parseDecimal(t(1).text);
+    return d === null ? null : [d, 2];
+  }
+  if (!is(0, "number") || glued(0)) return null;
+  const number = t(0).text;
+  const unit = (units) => t(1)?.kind === "letters" && units.includes(t(1).text);
+  if (is(1, "symbol", "$") || unit(EXPLORE_DOLLAR_UNITS)) {
+    const d = parseDecimal(number);
+    return d === null ? null : [d, 2];
+  }
+  if (is(1, "symbol", "¢") || unit(EXPLORE_CENT_UNITS)) {
+    const d = cents(number);
+    return d === null ? null : [d, 2];
+  }
+  return null;
+}
+
+/** Rust's reading::read: constraints, how they are shown back, their phrases, the rest. */
+export function readConstraints(text, known) {
+  const chars = Array.from(text);
+  const tokens = scan(chars);
+  const blank = new Array(chars.length).fill(false);
+  const c = { max_price: null, network: null, exclude_testnets: false, cheapest: false };
+  let maxPrice = null;
+  const phrases = [];
+  const take = (from, to) => {
+    const s = tokens[from].start;
+    const e = tokens[to - 1].end;
+    for (let k = s; k < e; k += 1) blank[k] = true;
+    phrases.push(chars.slice(s, e).join(""));
+  };
+  let i = 0;
+  while (i < tokens.length) {
+    let cue = longestAt(tokens, i, EXPLORE_CAP_BEFORE);
+    if (cue === 0 && (tokens[i].text === "<" || tokens[i].text === "≤")) cue = 1 + (tokens[i + 1]?.text === "=" ? 1 : 0);
+    const amount = amountAt(tokens, i + cue);
+    if (amount !== null) {
+      const floor = cue === 0 && longestBefore(tokens, i, EXPLORE_FLOOR_BEFORE) > 0;
+      if (!floor) {
+        let end = i + cue + amount[1];
+        end += longestAt(tokens, end, EXPLORE_CAP_AFTER);
+        if (EXPLORE_PER.some((p) => phraseAt(tokens, end, p) === 1) && tokens[end + 1]?.kind === "letters") end += 2;
+        take(i, end);
+        if (maxPrice === null || compareDecimals(amount[0], maxPrice) < 0) maxPrice = amount[0];
+        i = end;
+        continue;
+      }
+    }
+    const netCue = longestAt(tokens, i, EXPLORE_NETWORK_BEFORE);
+    if (netCue > 0 && c.network === null) {
+      let named = null;
+      for (const n of [2, 1]) {
+        const words = tokens.slice(i + netCue, i + netCue + n);
+        if (words.length < n || words.some((w) => w.kind !== "letters")) continue;
+        const network = resolveNetwork(known, words.map((w) => w.text).join(" "));
+        if (network) {
+          named = [network, n];
+          break;
+        }
+      }
+      if (named !== null) {
+        let end = i + netCue + named[1];
+        end += longestAt(tokens, end, EXPLORE_NETWORK_AFTER);
+        take(i, end);
+        c.network = named[0].id;
+        i = end;
+        continue;
+      }
+    }
+    let n = longestAt(tokens, i, EXPLORE_NO_TESTNETS);
+    if (n > 0) {
+      take(i, i + n);
+      c.exclude_testnets = true;
+      i += n;
+      continue;
+    }
+    n = longestAt(tokens, i, EXPLORE_CHEAPEST);
+    if (n > 0) {
+      take(i, i + n);
+      c.cheapest = true;
+      i += n;
+      continue;
+    }
+    i += 1;
+  }
+  if (maxPrice !== null) c.max_price = formatDecimal(maxPrice);
+  const rest = chars.map((ch, k) => (blank[k] ? " " : ch)).join("");
+  const readAs = [];
+  if (c.max_price !== null) readAs.push(fill(EXPLORE_READ_MAX_PRICE, "max_price", c.max_price));
+  if (c.network !== null) {
+    const n = known.find((k) => k.id === c.network);
+    readAs.push(fill(EXPLORE_READ_NETWORK, "network", n ? describeNetwork(n) : c.network));
+  }
+  if (c.exclude_testnets) readAs.push(EXPLORE_READ_NO_TESTNETS);
+  if (c.cheapest) readAs.push(EXPLORE_READ_CHEAPEST);
+  return { constraints: c, readAs, phrases, rest };
+}
+
+// ---------------------------------------------------------------------------------------
+// Near spellings (Rust's explore::spelling).
+
+const FOLD = new Map(Object.entries(SPELLING_FOLD));
+const fold = (word) => Array.from(word, (ch) => FOLD.get(ch) ?? ch).join("");
+
+function triples(word) {
+  const padded = Array.from(`^${fold(word)}$`);
+  const set = new Set();
+  for (let i = 0; i + 3 <= padded.length; i += 1) set.add(padded.slice(i, i + 3).join(""));
+  return [...set];
+}
+
+const opening = (word) => Array.from(`^${fold(word)}$`).slice(0, 3).join("");
+
+/** UTF-8 byte order, as Rust compares strings. */
+function byteOrder(a, b) {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** Rust's spelling::nearest: `wordsWith(triple)` lists the offered words that have it, or null. */
+function nearest(word, wordsWith) {
+  const length = Array.from(word).length;
+  if (length < SPELLING_MIN_CHARS) return null;
+  const mine = triples(word);
+  const shared = new Map((wordsWith(opening(word)) ?? []).map((w) => [w, 0]));
+  for (const t of mine) {
+    for (const w of wordsWith(t) ?? []) if (shared.has(w)) shared.set(w, shared.get(w) + 1);
+  }
+  const a = mine.length;
+  const [minNum, minDen] = SPELLING_MIN_DICE;
+  let best = null;
+  for (const [w, c] of shared) {
+    const num = 2 * c;
+    const den = a + triples(w).length;
+    if (num * minDen < den * minNum) continue;
+    const diff = Math.abs(Array.from(w).length - length);
+    let better = best === null;
+    if (!better) {
+      const x = num * best.den;
+      const y = best.num * den;
+      better = x > y || (x === y && (diff < best.diff || (diff === best.diff && byteOrder(w, best.word) < 0)));
+    }
+    if (better) best = { word: w, num, den, diff };
+  }
+  return best === null ? null : best.word;
+}
+
+/** Near spellings of `words`, fetching the spelling buckets of all their triples at once. */
+async function nearSpellings(fetchJson, explore, words) {
+  const wanted = words.filter((w) => Array.from(w).length >= SPELLING_MIN_CHARS);
+  if (wanted.length === 0) return new Map();
+  const keys = [...new Set(wanted.flatMap((w) => [opening(w), ...triples(w)]))];
+  const lists = await fetchBuckets(fetchJson, explore.spelling, keys);
+  return new Map(wanted.map((w) => [w, nearest(w, (t) => lists.get(t) ?? null)]));
+}
+
 /** Signed bytes from base64. */
 function bytes(text) {
   const raw = atob(text);
@@ -72,26 +316,37 @@ function similarity(q, invNorm, v) {
 
 const byValueThenId = (a, b) => b[1] - a[1] || a[0] - b[0];
 
-async function bm25List(fetchJson, explore, words) {
-  if (words.length === 0) return [];
-  const postings = await fetchBuckets(fetchJson, explore.terms, words);
+/** Rust's Bm25::search_where: summed weights of `words` over the ids `allowed` lets through. */
+function bm25List(explore, postings, words, allowed) {
   const totals = new Map();
+  const counts = new Map();
   for (const word of words) {
     const flat = postings.get(word) ?? [];
-    for (let i = 0; i < flat.length; i += 2) totals.set(flat[i], (totals.get(flat[i]) ?? 0) + flat[i + 1]);
+    for (let i = 0; i < flat.length; i += 2) {
+      if (allowed !== null && !allowed.has(flat[i])) continue;
+      totals.set(flat[i], (totals.get(flat[i]) ?? 0) + flat[i + 1]);
+      counts.set(flat[i], (counts.get(flat[i]) ?? 0) + 1);
+    }
   }
-  return [...totals].sort(byValueThenId).slice(0, explore.list_depth).map(([id]) => id);
+  // Rust's bm25::min_words: a document must contain a share of the words, rounded up.
+  const [num, den] = EXPLORE_BM25_MIN_WORDS_SHARE;
+  const least = Math.floor((words.length * num + den - 1) / den);
+  return [...totals]
+    .filter(([id]) => counts.get(id) >= least)
+    .sort(byValueThenId)
+    .slice(0, explore.list_depth)
+    .map(([id]) => id);
 }
 
-async function denseList(fetchJson, explore, words) {
+/** Rust's Dense::search_where through the inverted file, over the ids `allowed` lets through. */
+async function denseList(fetchJson, explore, rows, words, allowed) {
   const none = { ids: [], missing: [...words], listsRead: 0, compared: 0 };
   if (words.length === 0) return none;
-  const rows = await fetchBuckets(fetchJson, explore.words, words);
   const q = new Array(explore.words.dims).fill(0);
   const missing = [];
   let any = false;
   for (const word of words) {
-    const row = rows.get(word);
+    const row = rows.get(word) ?? null;
     if (row === null) {
       missing.push(word);
       continue;
@@ -114,6 +369,7 @@ async function denseList(fetchJson, explore, words) {
   for (const list of lists) {
     compared += list.length;
     for (const [id, inv, text] of list) {
+      if (allowed !== null && !allowed.has(id)) continue;
       const s = similarity(q, inv, bytes(text));
       if (s > 0) scored.push([id, s]);
     }
@@ -132,7 +388,7 @@ async function facts(fetchJson, explore, ids) {
 }
 
 /** Rust's fuse::fuse: reciprocal rank fusion, then the prior nudge. */
-function fuse(explore, bm25, dense, factsOf) {
+function fuse(explore, bm25, dense, factsOf, priceWeight) {
   const k = explore.rrf_k;
   const reciprocal = (rank) => (rank === null ? 0 : 1 / (k + rank));
   const position = (list, id) => {
@@ -157,18 +413,19 @@ function fuse(explore, bm25, dense, factsOf) {
       recency: among(1, item.facts[1]),
       price: among(2, item.facts[2]),
     };
-    const prior = reciprocal(ranks.payers) + reciprocal(ranks.recency) + reciprocal(ranks.price);
-    return { value: item.fused + explore.prior_weight * prior, id: item.id, ranks };
+    const prior = reciprocal(ranks.payers) + reciprocal(ranks.recency);
+    const value = item.fused + explore.prior_weight * prior + priceWeight * reciprocal(ranks.price);
+    return { value, id: item.id, ranks };
   });
   out.sort((x, y) => y.value - x.value || x.ranks.fused - y.ranks.fused);
   return out;
 }
 
-function ruleText(explore, words, limit) {
+function ruleText(explore, words, ranked, readAs, limit) {
   if (words.length === 0) return explore.rule.empty;
-  return explore.rule.template
-    .replace("{limit}", String(limit))
-    .replace("{words}", words.join(explore.rule.words_joined_by));
+  if (ranked.length === 0) return explore.rule.not_understood;
+  const constraints = readAs.length === 0 ? "" : fill(explore.rule.constraints, "read_as", readAs.join(explore.rule.read_as_joined_by));
+  return fill(fill(fill(explore.rule.template, "limit", limit), "words", ranked.join(explore.rule.words_joined_by)), "constraints", constraints);
 }
 
 const ROW_FIELDS = [
@@ -178,11 +435,48 @@ const ROW_FIELDS = [
 
 async function run(fetchJson, text, limit) {
   const { manifest, explore } = await loadExplore(fetchJson);
-  const tokens = exploreWords(text, explore.stopwords);
+  const reading = readConstraints(text, manifest.networks.known);
+  const tokens = exploreWords(reading.rest, explore.stopwords);
   const words = tokens.words;
-  const [bm25, dense] = await Promise.all([bm25List(fetchJson, explore, words), denseList(fetchJson, explore, words)]);
+  const c = reading.constraints;
+  const filtered = c.max_price !== null || c.network !== null || c.exclude_testnets;
+  const filters = { max_price: c.max_price, network: c.network, exclude_testnets: c.exclude_testnets };
+  const [postings, rows, allowed] = await Promise.all([
+    fetchBuckets(fetchJson, explore.terms, words),
+    fetchBuckets(fetchJson, explore.words, words),
+    filtered ? idsMeetingFilters(fetchJson, manifest, filters) : null,
+  ]);
+  // A word with neither postings nor a vector is read as its near spelling, if any.
+  const known = (w) => postings.get(w) !== null || rows.get(w) !== null;
+  const near = await nearSpellings(fetchJson, explore, words.filter((w) => !known(w)));
+  const extra = [...new Set([...near.values()].filter((w) => w !== null && !postings.has(w)))];
+  if (extra.length > 0) {
+    const [p, r] = await Promise.all([fetchBuckets(fetchJson, explore.terms, extra), fetchBuckets(fetchJson, explore.words, extra)]);
+    for (const w of extra) {
+      postings.set(w, p.get(w));
+      rows.set(w, r.get(w));
+    }
+  }
+  const ranked = [];
+  const nearSpellingsUsed = [];
+  const notUnderstood = [];
+  for (const w of words) {
+    let readAs = w;
+    if (!known(w)) {
+      readAs = near.get(w) ?? null;
+      if (readAs === null) {
+        notUnderstood.push(w);
+        continue;
+      }
+      nearSpellingsUsed.push({ word: w, read_as: readAs });
+    }
+    if (!ranked.includes(readAs)) ranked.push(readAs);
+  }
+  const bm25 = bm25List(explore, postings, ranked, allowed);
+  const dense = await denseList(fetchJson, explore, rows, ranked, allowed);
   const candidates = [...new Set([...bm25, ...dense.ids])];
-  const fused = fuse(explore, bm25, dense.ids, await facts(fetchJson, explore, candidates));
+  const priceWeight = c.cheapest ? explore.cheapest_weight : explore.prior_weight;
+  const fused = fuse(explore, bm25, dense.ids, await facts(fetchJson, explore, candidates), priceWeight);
   const top = fused.slice(0, limit);
   const records = await recordsInBlocks(fetchJson, explore.records, top.map(({ id }) => id));
   const data = records.map((record, i) => {
@@ -207,8 +501,14 @@ async function run(fetchJson, text, limit) {
         dropped_stopwords: tokens.dropped_stopwords,
         dropped_over_limit: tokens.dropped_over_limit,
         words_without_vector: dense.missing,
+        read_as: reading.readAs,
+        constraints: c,
+        constraint_phrases: reading.phrases,
+        near_spellings: nearSpellingsUsed,
+        not_understood: notUnderstood,
+        ranked_words: ranked,
         limit,
-        rule: ruleText(explore, words, limit),
+        rule: ruleText(explore, words, ranked, reading.readAs, limit),
       },
       lists: {
         bm25: bm25.length,
@@ -278,7 +578,12 @@ function exploreView(doc, answer) {
   const summary = [
     p("not-method", meta.not_the_method_answer),
     ...meta.snapshot.notices.map((n) => el(doc, "p", { class: "notice" }, el(doc, "strong", {}, n))),
+    q.read_as.length ? p("read-as", `Read as: ${q.read_as.join("; ")} (from “${q.constraint_phrases.join("”, “")}”).`) : null,
     p("tokens", `Words: ${q.words.length ? q.words.join(", ") : "none usable"}.`),
+    q.near_spellings.length
+      ? p("near", `Read as near spellings: ${q.near_spellings.map((n) => `${n.word} → ${n.read_as}`).join(", ")}.`)
+      : null,
+    q.not_understood.length ? p("dropped", `Not understood, left out: ${q.not_understood.join(", ")}.`) : null,
     q.words_without_vector.length ? p("dropped", `No word vector for: ${q.words_without_vector.join(", ")}.`) : null,
     p("rule", `How this list was made: ${q.rule}.`),
     el(doc, "p", { class: "counts", "data-returned": meta.returned },
@@ -289,7 +594,12 @@ function exploreView(doc, answer) {
       el(doc, "a", { href: pathOf(meta.method.url) }, meta.method.version), "."),
     el(doc, "ul", { class: "limits" }, ...meta.limits.map((limit) => el(doc, "li", {}, limit))),
   ].filter(Boolean);
-  if (data.length === 0) return ["empty", [p("empty", "Nothing retrieved for these words."), ...summary]];
+  if (data.length === 0) {
+    const why = q.words.length > 0 && q.ranked_words.length === 0
+      ? "No word of the query was understood, so nothing is shown rather than unrelated listings."
+      : "Nothing retrieved for these words.";
+    return ["empty", [p("empty", why), ...summary]];
+  }
   const head = el(doc, "tr", {}, ...COLUMNS.map((label) => el(doc, "th", { scope: "col" }, label)));
   const table = el(doc, "div", { class: "table-wrap" },
     withTableRoles(el(doc, "table", { class: "resources explore" },

@@ -108,7 +108,23 @@ pub fn render_explore(answer: &ExploreAnswer) -> String {
         if m.snapshot.complete { "" } else { " (partial)" },
         m.method.version
     );
+    let q = &m.query;
+    if !q.read_as.is_empty() {
+        let _ = writeln!(
+            out,
+            "read as: {} (from {})",
+            printable(&q.read_as.join("; ")),
+            printable(&q.constraint_phrases.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "))
+        );
+    }
     let _ = writeln!(out, "words: {}", printable(&m.query.words.join(" ")));
+    if !q.near_spellings.is_empty() {
+        let near: Vec<String> = q.near_spellings.iter().map(|n| format!("{} -> {}", n.word, n.read_as)).collect();
+        let _ = writeln!(out, "read as near spellings: {}", printable(&near.join(", ")));
+    }
+    if !q.not_understood.is_empty() {
+        let _ = writeln!(out, "not understood, left out: {}", printable(&q.not_understood.join(" ")));
+    }
     if !m.query.words_without_vector.is_empty() {
         let _ = writeln!(out, "no vector for: {}", printable(&m.query.words_without_vector.join(" ")));
     }
@@ -124,7 +140,11 @@ pub fn render_explore(answer: &ExploreAnswer) -> String {
     );
     out.push('\n');
     if answer.data.is_empty() {
-        out.push_str("Nothing retrieved.\n");
+        if !q.words.is_empty() && q.ranked_words.is_empty() {
+            out.push_str("No word of the query was understood, so nothing is shown rather than unrelated listings.\n");
+        } else {
+            out.push_str("Nothing retrieved.\n");
+        }
     } else {
         let _ = writeln!(
             out,

@@ -4,7 +4,8 @@
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-use super::fuse::{Ranks, PRIOR_WEIGHT, RRF_K};
+use super::fuse::{Ranks, CHEAPEST_WEIGHT, PRIOR_WEIGHT, RRF_K};
+use super::reading::Constraints;
 use super::vectors::VectorTable;
 use super::{Explore, EXPLORE_VERSION, LIST_DEPTH};
 use crate::method::answer::{method_ref, RuleRef, SnapshotRef};
@@ -40,10 +41,27 @@ pub struct ExploreQuery {
     /// Function words ("the", "my", ...) explore does not use (content/explore/stopwords.txt).
     pub dropped_stopwords: Vec<String>,
     pub dropped_over_limit: Vec<String>,
-    /// Words the vector table has no row for: they count for BM25 only.
+    /// Ranked words the vector table has no row for: they count for BM25 only.
     pub words_without_vector: Vec<String>,
+    /// Constraints read from the words, as shown back ("max price $0.01"); the
+    /// phrases they were read from are not among `words`.
+    pub read_as: Vec<String>,
+    pub constraints: Constraints,
+    pub constraint_phrases: Vec<String>,
+    /// Words no document contains, each read as the document word spelt most like it.
+    pub near_spellings: Vec<NearSpelling>,
+    /// Words with no posting, no near spelling and no vector: left out of both lists.
+    pub not_understood: Vec<String>,
+    /// The words both lists ranked by.
+    pub ranked_words: Vec<String>,
     pub limit: usize,
     pub rule: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NearSpelling {
+    pub word: String,
+    pub read_as: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -103,7 +121,7 @@ pub fn explore<'a>(
     text: &str,
     limit: usize,
 ) -> ExploreAnswer<'a> {
-    let r = explore.retrieve(text, table);
+    let r = explore.retrieve(index, text, table);
     let data: Vec<ExploreRow<'a>> = r
         .fused
         .iter()
@@ -123,12 +141,22 @@ pub fn explore<'a>(
             limits: SOURCE_LIMITS.to_vec(),
             query: ExploreQuery {
                 text: text.to_owned(),
-                rule: rule_text(&r.words.words, limit),
+                rule: rule_text(&r.words.words, &r.ranked, &r.reading.read_as, limit),
                 words: r.words.words,
                 dropped_short: r.words.dropped_short,
                 dropped_stopwords: r.words.dropped_stopwords,
                 dropped_over_limit: r.words.dropped_over_limit,
                 words_without_vector: r.words_without_vector,
+                read_as: r.reading.read_as,
+                constraints: r.reading.constraints,
+                constraint_phrases: r.reading.phrases,
+                near_spellings: r
+                    .near_spellings
+                    .into_iter()
+                    .map(|(word, read_as)| NearSpelling { word, read_as })
+                    .collect(),
+                not_understood: r.not_understood,
+                ranked_words: r.ranked,
                 limit,
             },
             lists: Lists {
@@ -150,23 +178,38 @@ pub fn explore<'a>(
 pub const RULE_EMPTY: &str = "no usable word, so nothing was retrieved (explore lists nothing for an empty query; \
      the method's browse order lists everything)";
 
-/// The rule in words, with `{limit}` and `{words}` to fill in (the composer fills in the
-/// same template from the explore manifest).
+/// What explore does when it understood none of the query's words.
+pub const RULE_NOT_UNDERSTOOD: &str = "no word was understood (none is in a listing, spelt like a word of one, or in \
+     the word-vector table), so nothing was retrieved rather than unrelated listings";
+
+/// The rule in words, with `{limit}`, `{words}` and `{constraints}` to fill in (the
+/// composer fills in the same template from the explore manifest).
 pub fn rule_template() -> String {
     format!(
         "BM25 over each resource's description, service name, tags, URL host and path, MIME types and schema \
-         field names, and word-vector similarity over the same words, each list cut at {LIST_DEPTH}; the two \
+         field names (resources with at least half the words), and word-vector similarity over the same words, each list cut at {LIST_DEPTH}; the two \
          fused by reciprocal rank (1 / ({RRF_K} + rank)), then nudged by rank among the candidates in payers, \
-         recency of the last call and price (each 1 / ({RRF_K} + rank), weighted {PRIOR_WEIGHT}); first {{limit}} \
-         returned; words: {{words}}"
+         recency of the last call and price (each 1 / ({RRF_K} + rank), weighted {PRIOR_WEIGHT}; price weighted \
+         {CHEAPEST_WEIGHT} when the need asks for the cheapest); first {{limit}} returned; words: {{words}}{{constraints}}"
     )
 }
 
+/// How the constraints join the rule: `{read_as}` filled with them, joined by `; `.
+pub const RULE_CONSTRAINTS: &str = "; only resources that meet what was read from the words: {read_as}";
+
 /// What explore did with this query, in plain words.
-pub fn rule_text(words: &[String], limit: usize) -> String {
+pub fn rule_text(words: &[String], ranked: &[String], read_as: &[String], limit: usize) -> String {
     if words.is_empty() {
         return RULE_EMPTY.to_owned();
     }
+    if ranked.is_empty() {
+        return RULE_NOT_UNDERSTOOD.to_owned();
+    }
+    let constraints =
+        if read_as.is_empty() { String::new() } else { RULE_CONSTRAINTS.replace("{read_as}", &read_as.join("; ")) };
     // Limit first: words are letters and digits only, so cannot hold a placeholder.
-    rule_template().replace("{limit}", &limit.to_string()).replace("{words}", &words.join(", "))
+    rule_template()
+        .replace("{limit}", &limit.to_string())
+        .replace("{words}", &ranked.join(", "))
+        .replace("{constraints}", &constraints)
 }

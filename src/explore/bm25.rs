@@ -57,17 +57,39 @@ impl Bm25 {
     /// Documents containing any of `terms`, by descending summed weight, then ascending
     /// id; at most `depth` of them. Terms are read in the order given.
     pub fn search(&self, terms: &[String], depth: usize) -> Vec<(u32, u64)> {
-        let mut totals: HashMap<u32, u64> = HashMap::new();
+        self.search_where(terms, depth, |_| true)
+    }
+
+    /// [`Bm25::search`] over the documents `allowed` lets through, cut after them.
+    pub fn search_where(&self, terms: &[String], depth: usize, allowed: impl Fn(u32) -> bool) -> Vec<(u32, u64)> {
+        let mut totals: HashMap<u32, (u64, usize)> = HashMap::new();
         for term in terms {
             for p in self.postings.get(term).map(Vec::as_slice).unwrap_or_default() {
-                *totals.entry(p.id).or_default() += u64::from(p.weight);
+                if allowed(p.id) {
+                    let t = totals.entry(p.id).or_default();
+                    t.0 += u64::from(p.weight);
+                    t.1 += 1;
+                }
             }
         }
-        let mut ranked: Vec<(u32, u64)> = totals.into_iter().collect();
+        let least = min_words(terms.len());
+        let mut ranked: Vec<(u32, u64)> =
+            totals.into_iter().filter(|(_, (_, n))| *n >= least).map(|(id, (sum, _))| (id, sum)).collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.truncate(depth);
         ranked
     }
+}
+
+/// The share of a query's words a document must contain to be in the BM25 list, as a
+/// fraction: half (content/explore.md#bm25).
+pub const MIN_WORDS_SHARE: (usize, usize) = (1, 2);
+
+/// How many of a query's `m` words a document must contain to be in the BM25 list:
+/// [`MIN_WORDS_SHARE`] of them, rounded up. One word of a paraphrase ("coin" of "is this
+/// coin a rug pull") is no evidence; both of "token price" are not required.
+pub fn min_words(m: usize) -> usize {
+    (m * MIN_WORDS_SHARE.0).div_ceil(MIN_WORDS_SHARE.1)
 }
 
 /// Robertson–Spärck Jones weight with Lucene's `1 +` so it is never negative.
@@ -116,5 +138,9 @@ mod tests {
         assert_eq!(hits[0].1, hits[1].1);
         assert_eq!(index.search(&["alpha".into()], 1).len(), 1);
         assert!(index.search(&["delta".into()], 10).is_empty());
+        // Of three words, a document needs two.
+        let three = index.search(&["alpha".into(), "beta".into(), "gamma".into()], 10);
+        assert_eq!(three.iter().map(|h| h.0).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!((min_words(1), min_words(2), min_words(3), min_words(4), min_words(5)), (1, 1, 2, 2, 3));
     }
 }

@@ -161,6 +161,12 @@ impl Dense {
     /// positive one, at most `depth`; through the inverted file, or over every document
     /// when `exact` (the reference the evaluation compares the inverted file with).
     pub fn search(&self, q: &[i64; DIMS], depth: usize, exact: bool) -> DenseList {
+        self.search_where(q, depth, exact, |_| true)
+    }
+
+    /// [`Dense::search`] over the documents `allowed` lets through, cut after them.
+    /// `documents_compared` counts the documents read, allowed or not.
+    pub fn search_where(&self, q: &[i64; DIMS], depth: usize, exact: bool, allowed: impl Fn(u32) -> bool) -> DenseList {
         let (candidates, lists_read): (Vec<u32>, usize) = if exact {
             ((0..self.vectors.len() as u32).collect(), self.ivf.lists.len())
         } else {
@@ -169,6 +175,7 @@ impl Dense {
         };
         let mut scored: Vec<(u32, f64)> = candidates
             .iter()
+            .filter(|&&id| allowed(id))
             .filter_map(|&id| self.vectors[id as usize].as_ref().map(|v| (id, v.similarity(q))))
             .filter(|(_, s)| *s > 0.0)
             .collect();

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::reading::Constraints;
 use super::vectors::VectorTable;
 use super::{Explore, LIST_DEPTH};
 use crate::method::answer::answer;
@@ -201,13 +202,17 @@ pub fn evaluate_with(
     let mut overlap = 0usize;
     let mut overlap_of = 0usize;
     for q in &set.queries {
-        let r = explore.retrieve(&q.query, table);
+        let r = explore.retrieve(index, &q.query, table);
         // The reference: the same query vector compared with every document.
         let exact: Vec<u32> = explore
             .dense
-            .embed_query(&r.words.words, table)
+            .embed_query(&r.ranked, table)
             .0
-            .map(|v| explore.dense.search(&v, LIST_DEPTH, true).ids)
+            .map(|v| {
+                let filters = r.reading.constraints.filters();
+                let allowed = |id: u32| Constraints::allow(&filters, &index.entries[id as usize]);
+                explore.dense.search_where(&v, LIST_DEPTH, true, allowed).ids
+            })
             .unwrap_or_default();
         let method_answer = answer(index, method, &q.query, &limit);
         let lists: [(&'static str, Vec<&str>); 6] = [

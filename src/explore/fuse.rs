@@ -16,6 +16,9 @@ pub const RRF_K: f64 = 10.0;
 /// How much the three prior lists (payers, recency, price) count against the two
 /// retrievers: an eighth. A power of two, so it multiplies exactly.
 pub const PRIOR_WEIGHT: f64 = 0.125;
+/// The price list's weight when the need asks for the cheapest (content/explore.md#constraints):
+/// as much as a retriever.
+pub const CHEAPEST_WEIGHT: f64 = 1.0;
 
 /// What the re-rank reads about a document. Each is a competition rank over the whole
 /// index (1 = best, ties share), so comparisons need no decimals or large numbers:
@@ -55,7 +58,9 @@ fn reciprocal(rank: Option<u32>) -> f64 {
 }
 
 /// Fuses two ranked id lists and re-ranks the union; returns it in final order.
-pub fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts) -> Vec<Fused> {
+/// The price list weighs `price_weight` ([`PRIOR_WEIGHT`], or [`CHEAPEST_WEIGHT`] when
+/// the need asks for the cheapest).
+pub fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts, price_weight: f64) -> Vec<Fused> {
     let mut ids: Vec<u32> = bm25.iter().chain(dense).copied().collect();
     ids.sort_unstable();
     ids.dedup();
@@ -93,8 +98,9 @@ pub fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts) -> Vec<Fu
                 recency: among(|f| f.recency, f.recency),
                 price: among(|f| f.price, f.price),
             };
-            let prior = reciprocal(ranks.payers) + reciprocal(ranks.recency) + reciprocal(ranks.price);
-            (c.fused + PRIOR_WEIGHT * prior, Fused { id: c.id, ranks })
+            let prior = reciprocal(ranks.payers) + reciprocal(ranks.recency);
+            let value = c.fused + PRIOR_WEIGHT * prior + price_weight * reciprocal(ranks.price);
+            (value, Fused { id: c.id, ranks })
         })
         .collect();
     out.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.ranks.fused.cmp(&y.1.ranks.fused)));
@@ -116,7 +122,7 @@ mod tests {
     #[test]
     fn both_lists_count_and_agreement_wins() {
         // 7 is second in both lists; 1 and 9 are first in one list only.
-        let out = fuse(&[1, 7, 3], &[9, 7, 4], |_| Facts::default());
+        let out = fuse(&[1, 7, 3], &[9, 7, 4], |_| Facts::default(), PRIOR_WEIGHT);
         assert_eq!(out[0].id, 7);
         assert_eq!(
             out[0].ranks,
@@ -129,7 +135,7 @@ mod tests {
     #[test]
     fn priors_nudge_but_only_among_near_ties() {
         let facts = |id: u32| Facts { payers: Some(if id == 9 { 1 } else { 50 }), recency: None, price: None };
-        let out = fuse(&[1, 7, 3], &[9, 7, 4], facts);
+        let out = fuse(&[1, 7, 3], &[9, 7, 4], facts, PRIOR_WEIGHT);
         // 9 has the most payers, so it passes its fusion tie with 1, but not 7.
         assert_eq!(out.iter().map(|f| f.id).collect::<Vec<_>>()[..3], [7, 9, 1]);
         assert_eq!(out[1].ranks.payers, Some(1));

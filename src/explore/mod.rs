@@ -14,12 +14,15 @@ pub mod dense;
 pub mod document;
 pub mod eval;
 pub mod fuse;
+pub mod reading;
+pub mod spelling;
 pub mod vectors;
 pub mod vocabulary;
 pub mod words;
 
-use crate::method::assets::Decimal;
+use crate::method::assets::{AssetTable, Decimal};
 use crate::method::index::Index;
+use crate::method::networks::{self, KnownNetwork};
 use crate::timings::phase;
 use bm25::Bm25;
 use dense::Dense;
@@ -29,7 +32,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "1.1.0";
+pub const EXPLORE_VERSION: &str = "2.0.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -41,12 +44,25 @@ pub struct Explore {
     pub bm25: Bm25,
     pub dense: Dense,
     pub facts: Vec<Facts>,
+    /// The document words a word no document contains may be read as.
+    pub spelling: spelling::Spelling,
+    /// The networks a need can name (the method's, `networks::known`).
+    pub networks: Vec<KnownNetwork>,
 }
 
 /// Both retrievers' lists and the fused order for one query.
 #[derive(Debug, Clone)]
 pub struct Retrieval {
+    /// The constraints read from the need, and the text left for the words.
+    pub reading: reading::Reading,
     pub words: words::Words,
+    /// The words ranked by: the query's words, each read as its near spelling when no
+    /// document contains it, less those not understood.
+    pub ranked: Vec<String>,
+    /// (word, the document word it was read as).
+    pub near_spellings: Vec<(String, String)>,
+    /// Words with no posting, no near spelling and no vector: left out of both lists.
+    pub not_understood: Vec<String>,
     pub words_without_vector: Vec<String>,
     /// Ids in BM25 order, at most [`LIST_DEPTH`].
     pub bm25: Vec<u32>,
@@ -78,18 +94,51 @@ impl Explore {
         // needs only the vectors.
         let bm25 = phase("  explore: bm25", || Bm25::build(corpus, &document_frequency));
         dense.index_vectors();
-        Explore { bm25, dense, facts }
+        let spelling =
+            phase("  explore: spelling", || spelling::Spelling::build(bm25.postings.keys().map(String::as_str)));
+        let networks = networks::known(index, AssetTable::embedded());
+        Explore { bm25, dense, facts, spelling, networks }
     }
 
-    /// Runs both retrievers and fuses them.
-    pub fn retrieve(&self, text: &str, table: &VectorTable) -> Retrieval {
-        let tokens = words::explore_words(text);
-        let bm25: Vec<u32> = self.bm25.search(&tokens.words, LIST_DEPTH).into_iter().map(|(id, _)| id).collect();
-        let (q, words_without_vector) = self.dense.embed_query(&tokens.words, table);
-        let dense = q.map(|q| self.dense.search(&q, LIST_DEPTH, false)).unwrap_or_default();
-        let fused = fuse::fuse(&bm25, &dense.ids, |id| self.facts[id as usize]);
+    /// Reads the need's constraints and words, runs both retrievers over the documents
+    /// that meet the constraints, and fuses them.
+    pub fn retrieve(&self, index: &Index, text: &str, table: &VectorTable) -> Retrieval {
+        let reading = reading::read(text, &self.networks);
+        let tokens = words::explore_words(&reading.rest);
+        let mut ranked: Vec<String> = Vec::new();
+        let mut near_spellings = Vec::new();
+        let mut not_understood = Vec::new();
+        for w in &tokens.words {
+            // A word with a vector keeps its meaning for the dense side: a near spelling
+            // is sought only for a word with neither postings nor a vector.
+            let read_as = if self.bm25.postings.contains_key(w) || table.get(w).is_some() {
+                w.clone()
+            } else if let Some(near) = self.spelling.nearest(w) {
+                near_spellings.push((w.clone(), near.to_owned()));
+                near.to_owned()
+            } else {
+                not_understood.push(w.clone());
+                continue;
+            };
+            if !ranked.contains(&read_as) {
+                ranked.push(read_as);
+            }
+        }
+        let c = &reading.constraints;
+        let filters = c.filters();
+        let allowed = |id: u32| reading::Constraints::allow(&filters, &index.entries[id as usize]);
+        let bm25: Vec<u32> =
+            self.bm25.search_where(&ranked, LIST_DEPTH, allowed).into_iter().map(|(id, _)| id).collect();
+        let (q, words_without_vector) = self.dense.embed_query(&ranked, table);
+        let dense = q.map(|q| self.dense.search_where(&q, LIST_DEPTH, false, allowed)).unwrap_or_default();
+        let price_weight = if c.cheapest { fuse::CHEAPEST_WEIGHT } else { fuse::PRIOR_WEIGHT };
+        let fused = fuse::fuse(&bm25, &dense.ids, |id| self.facts[id as usize], price_weight);
         Retrieval {
+            reading,
             words: tokens,
+            ranked,
+            near_spellings,
+            not_understood,
             words_without_vector,
             bm25,
             dense: dense.ids,

@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 
 use super::api::method::API_VERSION;
-use crate::explore::EXPLORE_VERSION;
+use crate::explore::{bm25, reading, spelling, EXPLORE_VERSION};
 use crate::method::answer::{
     RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS,
     RULE_ORDER, RULE_TOKENS,
@@ -69,7 +69,34 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("NETWORK_KEY", json!(network_key("{network}")), "method::names::network_key"),
         ("TESTNETS_ONLY_KEY", json!(TESTNETS_ONLY_KEY), "method::names::TESTNETS_ONLY_KEY"),
         ("TOKEN_FILE_MAX_BYTES", json!(token_file_max_bytes()), "method::names::token_file"),
+        (
+            "EXPLORE_BM25_MIN_WORDS_SHARE",
+            json!([bm25::MIN_WORDS_SHARE.0, bm25::MIN_WORDS_SHARE.1]),
+            "explore::bm25::MIN_WORDS_SHARE",
+        ),
+        ("EXPLORE_CAP_BEFORE", json!(reading::CAP_BEFORE), "explore::reading::CAP_BEFORE"),
+        ("EXPLORE_FLOOR_BEFORE", json!(reading::FLOOR_BEFORE), "explore::reading::FLOOR_BEFORE"),
+        ("EXPLORE_DOLLAR_UNITS", json!(reading::DOLLAR_UNITS), "explore::reading::DOLLAR_UNITS"),
+        ("EXPLORE_CENT_UNITS", json!(reading::CENT_UNITS), "explore::reading::CENT_UNITS"),
+        ("EXPLORE_CAP_AFTER", json!(reading::CAP_AFTER), "explore::reading::CAP_AFTER"),
+        ("EXPLORE_PER", json!(reading::PER), "explore::reading::PER"),
+        ("EXPLORE_NETWORK_BEFORE", json!(reading::NETWORK_BEFORE), "explore::reading::NETWORK_BEFORE"),
+        ("EXPLORE_NETWORK_AFTER", json!(reading::NETWORK_AFTER), "explore::reading::NETWORK_AFTER"),
+        ("EXPLORE_NO_TESTNETS", json!(reading::NO_TESTNETS), "explore::reading::NO_TESTNETS"),
+        ("EXPLORE_CHEAPEST", json!(reading::CHEAPEST), "explore::reading::CHEAPEST"),
+        ("EXPLORE_READ_MAX_PRICE", json!(reading::READ_MAX_PRICE), "explore::reading::READ_MAX_PRICE"),
+        ("EXPLORE_READ_NETWORK", json!(reading::READ_NETWORK), "explore::reading::READ_NETWORK"),
+        ("EXPLORE_READ_NO_TESTNETS", json!(reading::READ_NO_TESTNETS), "explore::reading::READ_NO_TESTNETS"),
+        ("EXPLORE_READ_CHEAPEST", json!(reading::READ_CHEAPEST), "explore::reading::READ_CHEAPEST"),
+        ("SPELLING_MIN_CHARS", json!(spelling::MIN_CHARS), "explore::spelling::MIN_CHARS"),
+        ("SPELLING_MIN_DICE", json!([spelling::MIN_DICE.0, spelling::MIN_DICE.1]), "explore::spelling::MIN_DICE"),
+        ("SPELLING_FOLD", json!(fold_table()), "explore::spelling::FOLD"),
     ]
+}
+
+/// The accent folding table as `{character: replacement}`.
+fn fold_table() -> Value {
+    Value::Object(spelling::FOLD.iter().map(|(c, to)| (c.to_string(), json!(to))).collect())
 }
 
 /// Each filter's message, as FilterError's Display words it, with `{value}` where the

@@ -36,13 +36,19 @@ fn a_paraphrase_finds_what_the_method_cannot() {
     let method = Method::embedded();
     let table = VectorTable::embedded();
     let ex = Explore::build(&index, table);
-    for (need, word) in [("current conditions outdoors", "weather"), ("prediction of election outcomes", "market")] {
+    // "prediction of election outcomes": no listing has two of its three words, so since
+    // explore 2.0.0 BM25 lists none (content/explore.md#bm25) and the vectors alone find
+    // two prediction markets in the first five (three in 1.1.0, BM25 finding them by
+    // "prediction" alone): the measured cost of a rule that gained on paraphrases.
+    for (need, word, least) in
+        [("current conditions outdoors", "weather", 3), ("prediction of election outcomes", "market", 2)]
+    {
         // The method's rule: every word as a whole word. Nothing says all three.
         let strict = answer(&index, &method, need, &Filters::default());
         let e = serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
         let rows = e["data"].as_array().unwrap();
         let hits = rows.iter().take(5).filter(|r| mentions(r, word)).count();
-        assert!(hits >= 3, "{need}: only {hits} of the first five mention {word}: {rows:#?}");
+        assert!(hits >= least, "{need}: only {hits} of the first five mention {word}: {rows:#?}");
         if need.starts_with("current") {
             assert_eq!(strict.meta.total_matched, 0, "the method matched {need}");
             // And the dense list carried it: the first result is in the dense list's top three.
@@ -85,7 +91,7 @@ fn ranks_are_the_positions_in_each_list() {
     let index = december();
     let table = VectorTable::embedded();
     let ex = Explore::build(&index, table);
-    let r = ex.retrieve("token price chart", table);
+    let r = ex.retrieve(&index, "token price chart", table);
     assert!(!r.bm25.is_empty() && !r.dense.is_empty());
     let mut fused_seen = HashSet::new();
     for f in &r.fused {
@@ -130,7 +136,7 @@ fn stopwords_never_reach_the_explore_index_and_withheld_words_do() {
         }
     }
     assert!(checked >= 40, "{checked}");
-    let empty = ex.retrieve("the of and", VectorTable::embedded());
+    let empty = ex.retrieve(&index, "the of and", VectorTable::embedded());
     assert!(empty.fused.is_empty() && empty.words.words.is_empty());
     assert_eq!(empty.words.dropped_stopwords, ["the", "of", "and"]);
 }
@@ -151,7 +157,10 @@ fn the_golden_set_is_well_formed() {
         }
         assert!(!q.note.is_empty(), "{}: the labeller's note says what counts", q.id);
     }
-    assert_eq!(classes.keys().copied().collect::<Vec<_>>(), ["api-name", "exact-term", "format", "paraphrase"]);
+    assert_eq!(
+        classes.keys().copied().collect::<Vec<_>>(),
+        ["api-name", "constrained", "exact-term", "format", "language-typo", "paraphrase"]
+    );
     assert!(classes.values().all(|&n| n >= 15), "{classes:?}");
     assert!(golden.queries.iter().any(|q| q.query == "current conditions outdoors"));
     // A label in both lists would be ambiguous: the file format cannot express it, and
@@ -204,6 +213,40 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     assert_eq!(v["meta"]["query"]["words"], serde_json::json!(["turn", "words", "speech"]));
     assert_eq!(v["meta"]["query"]["dropped_stopwords"], serde_json::json!(["into"]));
     assert_eq!(v["meta"]["returned"], 10);
+    // Constraints are read from the words, applied as the method's filters and shown
+    // back; a typo is read as its near spelling.
+    let o = x402dir(
+        &["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "curent wether,"]
+            .into_iter()
+            .chain(["under", "$0.005", "per", "call", "on", "base", "no", "testnets"])
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let q = &v["meta"]["query"];
+    assert_eq!(q["read_as"], serde_json::json!(["max price $0.005", "network Base (eip155:8453)", "no test networks"]));
+    assert_eq!(q["constraints"]["max_price"], "0.005");
+    assert_eq!(q["ranked_words"], serde_json::json!(["current", "weather"]));
+    assert_eq!(q["near_spellings"][1], serde_json::json!({"word": "wether", "read_as": "weather"}));
+    assert!(q["rule"].as_str().unwrap().contains("max price $0.005; network Base (eip155:8453); no test networks"));
+    let index = december();
+    let data = v["data"].as_array().unwrap();
+    assert!(!data.is_empty());
+    for row in data {
+        let e = index.entries.iter().find(|e| e.resource.url == row["resource"].as_str().unwrap()).unwrap();
+        let price = e.min_price_usd.unwrap();
+        assert!(price.cmp_exact(&x402dir::method::assets::Decimal::new(5, 3)).is_le(), "{}", e.resource.url);
+        assert!(e.networks.iter().any(|n| n == "eip155:8453") && !e.testnets_only);
+    }
+    // No word understood: nothing listed, and the answer says so.
+    let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["meta"]["query"]["not_understood"], serde_json::json!(["视频生成"]));
+    assert_eq!(v["meta"]["query"]["rule"], x402dir::explore::answer::RULE_NOT_UNDERSTOOD);
+    assert_eq!(v["data"], serde_json::json!([]));
+    let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("No word of the query was understood"));
+
     // A bad limit is a filter error (exit 2), never clamped.
     let o = x402dir(&["explore", "--limit", "0", "weather"]);
     assert_eq!(o.status.code(), Some(2));

@@ -47,6 +47,30 @@ const PLAIN: &[&str] = &[
     "Straße",
 ];
 
+/// Constraint phrases and their near misses, written as people and agents write them.
+const CONSTRAINTS: &[&str] = &[
+    "under $0.01",
+    "at most 2 cents per call",
+    "max 0.5 usdc a request",
+    "less than $.05 or less",
+    "over $1",
+    "<= 3¢",
+    "gpt4 usd",
+    "on base",
+    "paid on Base Sepolia network",
+    "via solana",
+    "on the base",
+    "no testnets",
+    "mainnet only",
+    "cheapest",
+    "lowest price",
+    "$",
+    "1.",
+    "génération vidéo",
+    "préço",
+    "Straße",
+];
+
 fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
     let mut out = vec![json!({"text": "", "limit": null}), json!({"text": "a b", "limit": null})];
     out.push(json!({"text": "weather", "limit": "0"}));
@@ -55,10 +79,17 @@ fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
         let words = 1 + rng.below(6);
         let mut parts = Vec::new();
         for _ in 0..words {
-            let w = if rng.below(4) == 0 {
-                PLAIN[rng.below(PLAIN.len())].to_owned()
-            } else {
-                vocabulary[rng.below(vocabulary.len())].clone()
+            let w = match rng.below(8) {
+                0 | 1 => PLAIN[rng.below(PLAIN.len())].to_owned(),
+                // A constraint phrase, from the lists both sides read (explore::reading).
+                2 => CONSTRAINTS[rng.below(CONSTRAINTS.len())].to_owned(),
+                // A typo: one character of a word left out, for the near spellings.
+                3 => {
+                    let chars: Vec<char> = vocabulary[rng.below(vocabulary.len())].chars().collect();
+                    let skip = rng.below(chars.len());
+                    chars.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| *c).collect()
+                }
+                _ => vocabulary[rng.below(vocabulary.len())].clone(),
             };
             parts.push(if rng.below(5) == 0 { w.to_uppercase() } else { w });
         }

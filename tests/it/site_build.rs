@@ -209,6 +209,22 @@ fn no_json_the_build_writes_carries_a_verdict() {
                 checked += 1;
                 continue;
             }
+            if rel.contains("/api/explore/spelling/") {
+                // Near spellings: letter triples as keys, indexed words of the catalogue's
+                // own text as values (explore's term files hold the same words as keys).
+                let lists = v.as_object().unwrap();
+                assert!(lists.keys().all(|k| k.chars().count() == 3), "{rel}");
+                assert!(
+                    lists.values().all(|l| l
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|w| w.as_str().is_some_and(|w| !w.is_empty() && !w.contains(' ')))),
+                    "{rel}"
+                );
+                checked += 1;
+                continue;
+            }
             if rel.contains("/api/explore/words/") {
                 // The vector table: words as keys, [weight, base64 vector] as values.
                 let rows = v.as_object().unwrap();
@@ -422,9 +438,18 @@ fn published_json_matches_the_schemas() {
         ["2025-12-18", "2025-12-31"].iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
     let index = site::indexes_with_history(&paths, &method).unwrap().remove(1);
     let ex = Explore::build(&index, table);
-    for (i, q) in ["current conditions outdoors", "", "the of", "token price", "xyzzyq 天气", "image generation png"]
-        .iter()
-        .enumerate()
+    for (i, q) in [
+        "current conditions outdoors",
+        "",
+        "the of",
+        "token price",
+        "xyzzyq 天气",
+        "image generation png",
+        "curent wether under $0.01 on base, no testnets, cheapest",
+        "视频生成",
+    ]
+    .iter()
+    .enumerate()
     {
         let a = explore(&ex, &index, &method, table, q, 50);
         fs::write(explores.join(format!("{i}.json")), serde_json::to_vec(&a).unwrap()).unwrap();

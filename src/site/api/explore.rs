@@ -5,6 +5,8 @@
 //! - `api/explore/terms/{bucket}.json`: BM25 postings, `term -> [id, weight, …]`;
 //! - `api/explore/words/{bucket}.json`: `word -> [weight, base64 vector]` for every word
 //!   of the vector table (a query's words need only their own buckets);
+//! - `api/explore/spelling/{bucket}.json`: `triple -> [word, …]`, the document words a
+//!   query word no document contains may be read as;
 //! - `api/explore/ivf/centroids.json` and `api/explore/ivf/{list}.json`: the inverted
 //!   file, vectors with their published `inv_norm`;
 //! - `api/explore/facts/{block}.json`: the re-rank's competition ranks, by id block.
@@ -13,10 +15,12 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use crate::explore::answer::{explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_EMPTY};
+use crate::explore::answer::{
+    explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_CONSTRAINTS, RULE_EMPTY, RULE_NOT_UNDERSTOOD,
+};
 use crate::explore::dense::ByteVector;
 use crate::explore::eval::Evaluation;
-use crate::explore::fuse::{PRIOR_WEIGHT, RRF_K};
+use crate::explore::fuse::{CHEAPEST_WEIGHT, PRIOR_WEIGHT, RRF_K};
 use crate::explore::vectors::{VectorTable, DIMS, PROVENANCE};
 use crate::explore::words::stopwords;
 use crate::explore::{Explore, LIST_DEPTH};
@@ -33,6 +37,9 @@ use crate::method::names::bucket;
 pub const FACTS_BLOCK: usize = 1024;
 /// Aim for about this many bytes per term or word shard.
 const TARGET_SHARD_BYTES: usize = 16 * 1024;
+/// Aim for about this many bytes per spelling shard: a misspelt word reads one shard per
+/// letter triple (eight or so), so they are kept small.
+const SPELLING_SHARD_BYTES: usize = 2 * 1024;
 
 /// Standard base64 with padding: what `atob` reads.
 pub fn base64(bytes: &[u8]) -> String {
@@ -82,9 +89,11 @@ pub fn write_api_files(
 ) -> Result<(), Error> {
     let term_buckets = write_terms(explore, sink)?;
     let word_buckets = write_words(explore, table, sink)?;
+    let spelling_buckets = write_spelling(explore, sink)?;
     write_ivf(explore, sink)?;
     write_facts(explore, sink)?;
-    let manifest = manifest(explore, index, method, term_buckets, word_buckets);
+    let buckets = Buckets { terms: term_buckets, words: word_buckets, spelling: spelling_buckets };
+    let manifest = manifest(explore, index, method, buckets);
     sink(vec![("api/explore/manifest.json".into(), to_bytes(&manifest))])
 }
 
@@ -134,6 +143,42 @@ fn write_words(explore: &Explore, table: &VectorTable, sink: Sink) -> Result<usi
     Ok(word_buckets)
 }
 
+/// The words a query word may be read as, by letter triple: `spelling/{bucket}.json`,
+/// `triple -> [word, …]` (content/explore.md#spelling). Returns the bucket count.
+fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
+    let s = &explore.spelling;
+    let bytes: usize = s
+        .triples
+        .iter()
+        .map(|(t, ids)| t.len() + 6 + ids.iter().map(|&i| s.words[i as usize].0.len() + 3).sum::<usize>())
+        .sum();
+    // Small files: a word reads one per triple, so a bucket is read for a few of its words.
+    let buckets = (bytes / SPELLING_SHARD_BYTES).max(1).next_power_of_two();
+    let mut shards: Vec<BTreeMap<&str, Vec<&str>>> = vec![BTreeMap::new(); buckets];
+    for (triple, ids) in &s.triples {
+        shards[bucket(triple, buckets)].insert(triple, ids.iter().map(|&i| s.words[i as usize].0.as_str()).collect());
+    }
+    for (start, batch) in shards.chunks(BUCKETS_PER_BATCH).enumerate() {
+        sink(
+            batch
+                .iter()
+                .enumerate()
+                .map(|(i, shard)| {
+                    (format!("api/explore/spelling/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(shard))
+                })
+                .collect(),
+        )?;
+    }
+    Ok(buckets)
+}
+
+/// Bucket counts of the sharded sections.
+struct Buckets {
+    terms: usize,
+    words: usize,
+    spelling: usize,
+}
+
 /// The inverted file: its centroids, then each list's documents with their vectors.
 fn write_ivf(explore: &Explore, sink: Sink) -> Result<(), Error> {
     let ivf = &explore.dense.ivf;
@@ -172,7 +217,7 @@ fn write_facts(explore: &Explore, sink: Sink) -> Result<(), Error> {
 
 /// The explore manifest: versions, the constants the composer ranks with, and where
 /// every other file is (docs/static-api.md, "Explore").
-fn manifest(explore: &Explore, index: &Index, method: &Method, term_buckets: usize, word_buckets: usize) -> Value {
+fn manifest(explore: &Explore, index: &Index, method: &Method, buckets: Buckets) -> Value {
     let ivf = &explore.dense.ivf;
     json!({
         "explore": explore_ref(method),
@@ -184,11 +229,20 @@ fn manifest(explore: &Explore, index: &Index, method: &Method, term_buckets: usi
         "list_depth": LIST_DEPTH,
         "rrf_k": RRF_K,
         "prior_weight": PRIOR_WEIGHT,
-        "rule": {"template": rule_template(), "empty": RULE_EMPTY, "words_joined_by": ", "},
-        "terms": {"hash": "fnv1a32", "buckets": term_buckets, "path": "explore/terms/{bucket}.json"},
+        "rule": {
+            "template": rule_template(),
+            "empty": RULE_EMPTY,
+            "not_understood": RULE_NOT_UNDERSTOOD,
+            "constraints": RULE_CONSTRAINTS,
+            "words_joined_by": ", ",
+            "read_as_joined_by": "; ",
+        },
+        "cheapest_weight": CHEAPEST_WEIGHT,
+        "terms": {"hash": "fnv1a32", "buckets": buckets.terms, "path": "explore/terms/{bucket}.json"},
+        "spelling": {"hash": "fnv1a32", "buckets": buckets.spelling, "path": "explore/spelling/{bucket}.json"},
         "words": {
             "hash": "fnv1a32",
-            "buckets": word_buckets,
+            "buckets": buckets.words,
             "path": "explore/words/{bucket}.json",
             "dims": DIMS,
             "table_sha256": table_sha256(),
