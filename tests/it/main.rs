@@ -31,3 +31,4 @@ mod python_client;
 mod real_data;
 mod serve;
 mod site_build;
+mod weekly;
