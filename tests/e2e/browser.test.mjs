@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
@@ -106,6 +106,40 @@ test("a search in the URL runs on load (the no-JS form's GET target)", async () 
   await page.close();
 });
 
+test("a snapshot's pages state the next walk and the stale date, and mark themselves stale past it by the reader's clock", async () => {
+  // 2025-12-31's walk: next due 2026-01-07, stale after 2026-01-14 (the manifest's walk).
+  const manifest = JSON.parse(await (await fetch(`${server.origin}/${DATE}/api/manifest.json`)).text());
+  assert.deepEqual(manifest.walk, { date: DATE, interval_days: 7, next_due: "2026-01-07", stale_after: "2026-01-14" });
+  for (const [path, now, stale] of [
+    [`/${DATE}/`, "2026-01-14T23:59:00Z", false],
+    [`/${DATE}/`, "2026-01-15T00:00:01Z", true],
+    [`/${DATE}/browse/`, "2027-06-01T12:00:00Z", true],
+    [`/${DATE}/browse/`, "2026-01-01T12:00:00Z", false],
+  ]) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = [];
+    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.clock.setFixedTime(new Date(now));
+    await page.goto(server.origin + path);
+    await page.waitForLoadState("load");
+    assert.match(await page.textContent(".limits .walk"), /Next weekly walk due 2026-01-07; stale after 2026-01-14\.$/);
+    assert.deepEqual(await page.$$eval(".limits .walk time", (ts) => ts.map((t) => t.dateTime)), ["2026-01-07", "2026-01-14"]);
+    assert.equal(await page.isVisible(".limits .stale-notice"), stale, `${path} at ${now}`);
+    assert.equal(await page.$eval(".limits", (a) => a.classList.contains("stale")), stale, `${path} at ${now}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  // Without JavaScript the dates are there to read, and the notice stays hidden.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/${DATE}/`);
+  assert.match(await page.textContent(".limits"), /stale after 2026-01-14/);
+  assert.equal(await page.isVisible(".limits .stale-notice"), false);
+  await context.close();
+});
+
 test("browse pages work with JavaScript off", async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
@@ -165,11 +199,21 @@ test("hostile catalogue text never runs as script in the browser", async () => {
   }
 });
 
-test("latest/ serves the newest complete snapshot, and says its order has no usage counters", async () => {
+test("latest/ serves the newest complete snapshot, and says its notices (no usage counters) above its results", async () => {
+  // Worked out from the built list, so that it holds when the weekly run adds a snapshot.
+  const list = JSON.parse(readFileSync(join(publicDir, "snapshots.json"), "utf8"));
+  const newest = list.snapshots.find((s) => s.complete);
+  assert.equal(list.default, newest.date);
+  // Today that is 2025-12-31, whose listings carry no usage counter; a newer complete walk
+  // says whatever its manifest says.
+  const notices = JSON.parse(readFileSync(join(publicDir, newest.date, "api", "manifest.json"), "utf8")).snapshot.notices;
+  if (newest.date === "2025-12-31") assert.deepEqual(notices, ["no usage counters in this snapshot: ranking falls to match_score, then URL"]);
   const { page } = await open("/latest/");
   assert.match(await page.textContent("h1"), /Paid x402 resources/);
-  assert.match(await page.textContent(".limits .snapshot"), /2025-12-31/);
-  assert.equal(await page.textContent(".limits .notice"), "no usage counters in this snapshot: ranking falls to match_score, then URL");
+  assert.match(await page.textContent(".limits .snapshot"), new RegExp(newest.date));
+  const shown = await page.$$eval(".limits .notice", (ps) => ps.map((p) => p.textContent));
+  assert.deepEqual(shown.slice(0, notices.length), notices);
+  if (notices.length === 0) return page.close();
   // The composer says it above its results table too.
   await page.fill("#q", "weather");
   await page.click("form#search button");
@@ -179,7 +223,7 @@ test("latest/ serves the newest complete snapshot, and says its order has no usa
     const table = r.querySelector("table");
     return notice && table && (notice.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING) ? notice.textContent : null;
   });
-  assert.equal(before, "no usage counters in this snapshot: ranking falls to match_score, then URL");
+  assert.equal(before, notices[0]);
   await page.close();
 });
 

@@ -207,6 +207,12 @@ fn the_node_example_answers_over_http_as_the_cli_does() {
     }
     let server = serve();
     let site = format!("http://127.0.0.1:{}", server.port);
+    // The site's default snapshot (the newest complete of those it was built from), which
+    // the example reads through latest/; the CLI is given the same one, since the stored
+    // snapshots may include newer ones (the weekly run adds one each week).
+    let list: serde_json::Value =
+        serde_json::from_slice(&fs::read(built_site().join("snapshots.json")).unwrap()).unwrap();
+    let default = repo_root().join(format!("content/snapshots/{}.json", list["default"].as_str().unwrap()));
     for args in [&["weather", "--max-price", "0.01", "--network", "Base"][..], &["ai", "agent", "--offset", "10"], &[]]
     {
         let node = Command::new("node")
@@ -219,7 +225,8 @@ fn the_node_example_answers_over_http_as_the_cli_does() {
         // The example takes the CLI's own flags.
         let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
             .current_dir(repo_root())
-            .args(["query", "--json"])
+            .args(["query", "--json", "--snapshot"])
+            .arg(&default)
             .args(args)
             .output()
             .unwrap();

@@ -157,6 +157,32 @@ fn a_complete_walk_ends_in_a_new_dated_folder_and_a_new_lock_line() {
         serde_json::from_slice(&fs::read(deployed.join("2027-01-04/api/manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["snapshot"]["date"], "2027-01-04");
     assert!(fs::read_to_string(deployed.join("_redirects")).unwrap().contains("/latest/* /2027-01-04/:splat 200"));
+
+    // The new folder states its walk, when the next is due and when it turns stale, as
+    // fixed dates from the walk's date; the root says which snapshots are two walks behind.
+    assert_eq!(
+        manifest["walk"],
+        serde_json::json!({"date": DATE, "interval_days": 7, "next_due": "2027-01-11", "stale_after": "2027-01-18"})
+    );
+    let home = fs::read_to_string(deployed.join("2027-01-04/index.html")).unwrap();
+    assert!(home.contains(r#"data-stale-after="2027-01-18""#), "the page carries its stale date");
+    assert!(home.contains(r#"Next weekly walk due <time datetime="2027-01-11">2027-01-11</time>"#));
+    assert!(home.contains(r#"<script type="module" src="/2027-01-04/static/stale.js"></script>"#));
+    assert!(deployed.join("2027-01-04/static/stale.js").is_file());
+    let root = fs::read_to_string(deployed.join("index.html")).unwrap();
+    assert!(root.contains("The newest snapshot is of 2027-01-04; the next walk was due 2027-01-11."), "{root}");
+    let list: serde_json::Value = serde_json::from_slice(&fs::read(deployed.join("snapshots.json")).unwrap()).unwrap();
+    let stale: Vec<(&str, bool)> = list["snapshots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["date"].as_str().unwrap(), s["stale_beside_newest"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(stale, [(DATE, false), ("2026-08-20", true), ("2025-12-31", true), ("2025-12-18", true)]);
+    assert_eq!(
+        list["snapshots"][1]["walk"],
+        serde_json::json!({"next_due": "2026-08-27", "stale_after": "2026-09-03"})
+    );
 }
 
 #[test]
