@@ -24,6 +24,7 @@ mod layers;
 mod mcp;
 mod mcp_sdks;
 mod method_rules;
+mod netlify;
 mod no_verdicts;
 mod properties;
 mod published;

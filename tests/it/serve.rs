@@ -272,7 +272,7 @@ fn latest_moves_to_the_default_snapshot_and_its_files_are_served_in_place() {
     assert_eq!(rewritten.status, 200);
     assert_eq!(rewritten.header("Location"), None, "a 200 rule rewrites, it does not redirect");
     assert_eq!(rewritten.body, on_disk(&format!("{date}/api/manifest.json")));
-    assert_eq!(rewritten.header("Content-Type"), Some("application/json"));
+    assert_eq!(rewritten.header("Content-Type"), Some("application/json; charset=utf-8"));
 }
 
 #[test]
@@ -356,8 +356,8 @@ fn content_types_by_extension() {
     for (path, expected) in [
         ("index.html".to_owned(), "text/html; charset=utf-8"),
         (format!("{date}/static/style.css"), "text/css; charset=utf-8"),
-        (format!("{date}/static/composer.js"), "text/javascript; charset=utf-8"),
-        (format!("{date}/api/manifest.json"), "application/json"),
+        (format!("{date}/static/composer.js"), "application/javascript; charset=utf-8"),
+        (format!("{date}/api/manifest.json"), "application/json; charset=utf-8"),
         ("sitemap.xml".to_owned(), "application/xml"),
         ("robots.txt".to_owned(), "text/plain; charset=utf-8"),
         ("llms.txt".to_owned(), "text/plain; charset=utf-8"),
