@@ -102,6 +102,10 @@ fn the_workflows_pass_actionlint_and_the_scripts_shellcheck() {
 
 /// Runs tools/weekly-dry-run, keeping its folder; returns (the folder, its output).
 fn dry_run(name: &str, incomplete: bool) -> Option<(crate::common::TempDir, String)> {
+    dry_run_with(name, incomplete, &[])
+}
+
+fn dry_run_with(name: &str, incomplete: bool, env: &[(&str, &str)]) -> Option<(crate::common::TempDir, String)> {
     if !prerequisites::ready("weekly::dry_run", &[Need::Python3]) {
         return None;
     }
@@ -112,6 +116,7 @@ fn dry_run(name: &str, incomplete: bool) -> Option<(crate::common::TempDir, Stri
     if incomplete {
         cmd.arg("--incomplete");
     }
+    cmd.envs(env.iter().copied());
     let out = cmd.output().expect("the dry run starts");
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "tools/weekly-dry-run{}:\n{said}", if incomplete { " --incomplete" } else { "" });
@@ -197,4 +202,85 @@ fn an_incomplete_walk_commits_nothing_and_leaves_the_site_as_it_was() {
     assert!(!run.join("clone/content/snapshots/2027-01-04.json").exists());
     assert!(!run.join("deployed/2027-01-04").exists());
     assert!(run.join("deployed/2025-12-31/index.html").is_file());
+}
+
+#[test]
+fn walked_snapshots_past_the_kept_number_are_stored_compressed_and_built_as_they_are() {
+    // Keep none uncompressed: the new walk itself is compressed before the build, so the
+    // lock line, the commit and the deployed folder all come from DATE.json.gz.
+    let Some((dir, said)) = dry_run_with("weekly-compressed", false, &[("X402DIR_KEEP_UNCOMPRESSED", "0")]) else {
+        return;
+    };
+    assert!(said.contains("dry run passed: complete"), "{said}");
+    assert!(said.contains("compressed content/snapshots/2027-01-04.json to content/snapshots/2027-01-04.json.gz"));
+    let run = dir.join("run");
+    let origin = run.join("origin.git");
+    let files = git(&origin, &["show", "--name-status", "--format=", "main"]);
+    assert!(files.lines().any(|l| l == "A\tcontent/snapshots/2027-01-04.json.gz"), "{files}");
+    assert!(!files.contains("2027-01-04.json\n"), "{files}");
+    // The imported dumps (the tests' fixtures) are never compressed.
+    let tree = git(&origin, &["ls-tree", "--name-only", "main", "content/snapshots/"]);
+    for date in crate::common::REAL_DATES {
+        assert!(tree.lines().any(|l| l == format!("content/snapshots/{date}.json")), "{tree}");
+    }
+    let lock = git(&origin, &["show", "main:content/published.lock"]);
+    assert!(lock.lines().any(|l| l.starts_with("2027-01-04 method=")), "{lock}");
+    assert!(run.join("deployed/2027-01-04/api/manifest.json").is_file());
+}
+
+#[test]
+fn a_compressed_snapshot_builds_the_same_folder_and_answers_the_same() {
+    use x402dir::catalogue::snapshot;
+    let dir = temp_dir("weekly-gz");
+    let (plain, packed) = (dir.join("plain"), dir.join("packed"));
+    fs::create_dir_all(&plain).unwrap();
+    fs::create_dir_all(&packed).unwrap();
+    let source = repo_root().join("content/snapshots/2025-12-31.json");
+    let bytes = fs::read(&source).unwrap();
+    fs::write(plain.join("2025-12-31.json"), &bytes).unwrap();
+    let gz = packed.join("2025-12-31.json.gz");
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!("gzip -9 -n -c '{}' > '{}'", source.display(), gz.display()))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        fs::metadata(&gz).unwrap().len() * 5 < bytes.len() as u64,
+        "gzip makes a snapshot at least 5 times smaller"
+    );
+    assert_eq!(snapshot::list(&packed).unwrap(), [gz.clone()]);
+    assert_eq!(snapshot::date_of(&gz), Some("2025-12-31"));
+    assert_eq!(snapshot::read_header(&gz).unwrap().item_count, snapshot::read_header(&source).unwrap().item_count);
+
+    // The built folders are byte for byte the same.
+    let method = x402dir::method::Method::embedded();
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    x402dir::site::build(&[plain.join("2025-12-31.json")], &a, &method).unwrap();
+    x402dir::site::build(&[gz.clone()], &b, &method).unwrap();
+    let (fa, fb) = (crate::common::all_files(&a), crate::common::all_files(&b));
+    let rel = |root: &Path, files: &[std::path::PathBuf]| -> Vec<std::path::PathBuf> {
+        files.iter().map(|f| f.strip_prefix(root).unwrap().to_path_buf()).collect()
+    };
+    assert_eq!(rel(&a, &fa), rel(&b, &fb));
+    assert!(fa.len() > 1000);
+    for (x, y) in fa.iter().zip(&fb) {
+        assert!(fs::read(x).unwrap() == fs::read(y).unwrap(), "{} differs", x.display());
+    }
+
+    // Every command reads it: query by path, and the folder's default.
+    let query = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_x402dir")).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    // (Each alone in its folder: a snapshot's history is the folder's earlier snapshots.)
+    let from_gz = query(&["query", "--json", "--snapshot", gz.to_str().unwrap(), "weather"]);
+    let from_plain =
+        query(&["query", "--json", "--snapshot", plain.join("2025-12-31.json").to_str().unwrap(), "weather"]);
+    assert!(from_gz == from_plain, "query answers differ:\n{}", String::from_utf8_lossy(&from_gz));
+    // One date stored both ways is refused, never left to chance.
+    fs::write(packed.join("2025-12-31.json"), &bytes).unwrap();
+    let err = snapshot::list(&packed).unwrap_err().to_string();
+    assert!(err.contains("the same date stored twice"), "{err}");
 }
