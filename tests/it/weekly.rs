@@ -249,7 +249,7 @@ fn a_compressed_snapshot_builds_the_same_folder_and_answers_the_same() {
         fs::metadata(&gz).unwrap().len() * 5 < bytes.len() as u64,
         "gzip makes a snapshot at least 5 times smaller"
     );
-    assert_eq!(snapshot::list(&packed).unwrap(), [gz.clone()]);
+    assert_eq!(snapshot::list(&packed).unwrap(), std::slice::from_ref(&gz));
     assert_eq!(snapshot::date_of(&gz), Some("2025-12-31"));
     assert_eq!(snapshot::read_header(&gz).unwrap().item_count, snapshot::read_header(&source).unwrap().item_count);
 
@@ -257,7 +257,7 @@ fn a_compressed_snapshot_builds_the_same_folder_and_answers_the_same() {
     let method = x402dir::method::Method::embedded();
     let (a, b) = (dir.join("a"), dir.join("b"));
     x402dir::site::build(&[plain.join("2025-12-31.json")], &a, &method).unwrap();
-    x402dir::site::build(&[gz.clone()], &b, &method).unwrap();
+    x402dir::site::build(std::slice::from_ref(&gz), &b, &method).unwrap();
     let (fa, fb) = (crate::common::all_files(&a), crate::common::all_files(&b));
     let rel = |root: &Path, files: &[std::path::PathBuf]| -> Vec<std::path::PathBuf> {
         files.iter().map(|f| f.strip_prefix(root).unwrap().to_path_buf()).collect()
