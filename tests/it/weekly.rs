@@ -123,8 +123,9 @@ fn dry_run_with(name: &str, incomplete: bool, env: &[(&str, &str)]) -> Option<(c
     Some((dir, said))
 }
 
-/// The walk's date in the dry runs: after every stored snapshot.
-const DATE: &str = "2027-01-04";
+/// The walk's date in the dry runs: after every stored snapshot, the weekly run's own
+/// included, for years to come.
+const DATE: &str = "2100-01-04";
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git").arg("-C").arg(dir).args(args).output().expect("git runs");
@@ -141,41 +142,41 @@ fn a_complete_walk_ends_in_a_new_dated_folder_and_a_new_lock_line() {
     let origin = run.join("origin.git");
     assert_eq!(git(&origin, &["rev-list", "--count", "main"]).trim(), "2");
     let files = git(&origin, &["show", "--name-status", "--format=%s", "main"]);
-    assert!(files.starts_with("Weekly walk of the catalogue: snapshot 2027-01-04"), "{files}");
+    assert!(files.starts_with("Weekly walk of the catalogue: snapshot 2100-01-04"), "{files}");
     for added in
-        ["A\tcontent/snapshots/2027-01-04.json", "A\tcontent/published/2027-01-04.sums", "M\tcontent/published.lock"]
+        ["A\tcontent/snapshots/2100-01-04.json", "A\tcontent/published/2100-01-04.sums", "M\tcontent/published.lock"]
     {
         assert!(files.lines().any(|l| l == added), "{added} in\n{files}");
     }
     let lock = git(&origin, &["show", "main:content/published.lock"]);
     let before = git(&origin, &["show", "main~1:content/published.lock"]);
     assert_eq!(lock.lines().count(), before.lines().count() + 1);
-    assert!(lock.lines().any(|l| l.starts_with("2027-01-04 method=")), "{lock}");
+    assert!(lock.lines().any(|l| l.starts_with("2100-01-04 method=")), "{lock}");
     // The stored snapshot is the dump's 1,400 items, walked complete.
-    let snapshot = git(&origin, &["show", "main:content/snapshots/2027-01-04.json"]);
+    let snapshot = git(&origin, &["show", "main:content/snapshots/2100-01-04.json"]);
     let snapshot: serde_json::Value = serde_json::from_str(&snapshot).unwrap();
     assert_eq!(snapshot["header"]["complete"], true);
     assert_eq!(snapshot["header"]["item_count"], 1400);
     assert_eq!(snapshot["items"].as_array().unwrap().len(), 1400);
     let deployed = run.join("deployed");
     let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(deployed.join("2027-01-04/api/manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["snapshot"]["date"], "2027-01-04");
-    assert!(fs::read_to_string(deployed.join("_redirects")).unwrap().contains("/latest/* /2027-01-04/:splat 200"));
+        serde_json::from_slice(&fs::read(deployed.join("2100-01-04/api/manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["snapshot"]["date"], "2100-01-04");
+    assert!(fs::read_to_string(deployed.join("_redirects")).unwrap().contains("/latest/* /2100-01-04/:splat 200"));
 
     // The new folder states its walk, when the next is due and when it turns stale, as
     // fixed dates from the walk's date; the root says which snapshots are two walks behind.
     assert_eq!(
         manifest["walk"],
-        serde_json::json!({"date": DATE, "interval_days": 7, "next_due": "2027-01-11", "stale_after": "2027-01-18"})
+        serde_json::json!({"date": DATE, "interval_days": 7, "next_due": "2100-01-11", "stale_after": "2100-01-18"})
     );
-    let home = fs::read_to_string(deployed.join("2027-01-04/index.html")).unwrap();
-    assert!(home.contains(r#"data-stale-after="2027-01-18""#), "the page carries its stale date");
-    assert!(home.contains(r#"Next weekly walk due <time datetime="2027-01-11">2027-01-11</time>"#));
-    assert!(home.contains(r#"<script type="module" src="/2027-01-04/static/stale.js"></script>"#));
-    assert!(deployed.join("2027-01-04/static/stale.js").is_file());
+    let home = fs::read_to_string(deployed.join("2100-01-04/index.html")).unwrap();
+    assert!(home.contains(r#"data-stale-after="2100-01-18""#), "the page carries its stale date");
+    assert!(home.contains(r#"Next weekly walk due <time datetime="2100-01-11">2100-01-11</time>"#));
+    assert!(home.contains(r#"<script type="module" src="/2100-01-04/static/stale.js"></script>"#));
+    assert!(deployed.join("2100-01-04/static/stale.js").is_file());
     let root = fs::read_to_string(deployed.join("index.html")).unwrap();
-    assert!(root.contains("The newest snapshot is of 2027-01-04; the next walk was due 2027-01-11."), "{root}");
+    assert!(root.contains("The newest snapshot is of 2100-01-04; the next walk was due 2100-01-11."), "{root}");
     let list: serde_json::Value = serde_json::from_slice(&fs::read(deployed.join("snapshots.json")).unwrap()).unwrap();
     let stale: Vec<(&str, bool)> = list["snapshots"]
         .as_array()
@@ -183,11 +184,11 @@ fn a_complete_walk_ends_in_a_new_dated_folder_and_a_new_lock_line() {
         .iter()
         .map(|s| (s["date"].as_str().unwrap(), s["stale_beside_newest"].as_bool().unwrap()))
         .collect();
-    assert_eq!(stale, [(DATE, false), ("2026-08-20", true), ("2025-12-31", true), ("2025-12-18", true)]);
-    assert_eq!(
-        list["snapshots"][1]["walk"],
-        serde_json::json!({"next_due": "2026-08-27", "stale_after": "2026-09-03"})
-    );
+    // Newest first: the new walk is not stale beside itself; every stored one is.
+    assert_eq!(stale[0], (DATE, false));
+    assert!(stale.len() > 3 && stale[1..].iter().all(|(_, s)| *s), "{stale:?}");
+    let august = list["snapshots"].as_array().unwrap().iter().find(|s| s["date"] == "2026-08-20").unwrap();
+    assert_eq!(august["walk"], serde_json::json!({"next_due": "2026-08-27", "stale_after": "2026-09-03"}));
 }
 
 #[test]
@@ -199,8 +200,8 @@ fn an_incomplete_walk_commits_nothing_and_leaves_the_site_as_it_was() {
     let run = dir.join("run");
     assert_eq!(git(&run.join("origin.git"), &["rev-list", "--count", "main"]).trim(), "1");
     assert!(git(&run.join("clone"), &["status", "--porcelain"]).is_empty());
-    assert!(!run.join("clone/content/snapshots/2027-01-04.json").exists());
-    assert!(!run.join("deployed/2027-01-04").exists());
+    assert!(!run.join("clone/content/snapshots/2100-01-04.json").exists());
+    assert!(!run.join("deployed/2100-01-04").exists());
     assert!(run.join("deployed/2025-12-31/index.html").is_file());
 }
 
@@ -212,20 +213,20 @@ fn walked_snapshots_past_the_kept_number_are_stored_compressed_and_built_as_they
         return;
     };
     assert!(said.contains("dry run passed: complete"), "{said}");
-    assert!(said.contains("compressed content/snapshots/2027-01-04.json to content/snapshots/2027-01-04.json.gz"));
+    assert!(said.contains("compressed content/snapshots/2100-01-04.json to content/snapshots/2100-01-04.json.gz"));
     let run = dir.join("run");
     let origin = run.join("origin.git");
     let files = git(&origin, &["show", "--name-status", "--format=", "main"]);
-    assert!(files.lines().any(|l| l == "A\tcontent/snapshots/2027-01-04.json.gz"), "{files}");
-    assert!(!files.contains("2027-01-04.json\n"), "{files}");
+    assert!(files.lines().any(|l| l == "A\tcontent/snapshots/2100-01-04.json.gz"), "{files}");
+    assert!(!files.contains("2100-01-04.json\n"), "{files}");
     // The imported dumps (the tests' fixtures) are never compressed.
     let tree = git(&origin, &["ls-tree", "--name-only", "main", "content/snapshots/"]);
     for date in crate::common::REAL_DATES {
         assert!(tree.lines().any(|l| l == format!("content/snapshots/{date}.json")), "{tree}");
     }
     let lock = git(&origin, &["show", "main:content/published.lock"]);
-    assert!(lock.lines().any(|l| l.starts_with("2027-01-04 method=")), "{lock}");
-    assert!(run.join("deployed/2027-01-04/api/manifest.json").is_file());
+    assert!(lock.lines().any(|l| l.starts_with("2100-01-04 method=")), "{lock}");
+    assert!(run.join("deployed/2100-01-04/api/manifest.json").is_file());
 }
 
 #[test]
