@@ -305,8 +305,10 @@ test("folders reached by trimming a URL have index pages, and a missing page is 
   const reply = await page.goto(`${server.origin}/${DATE}/no-such-page/`);
   assert.equal(reply.status(), 404);
   assert.equal(await page.textContent("h1"), "No page here");
-  await page.click(`a[href="/${DATE}/search/"]`);
-  assert.match(page.url(), new RegExp(`/${DATE}/search/$`));
+  // Its first way in searches the default snapshot (the weekly run moves it on).
+  const { default: latest } = JSON.parse(readFileSync(join(publicDir, "snapshots.json"), "utf8"));
+  await page.click(`a[href="/${latest}/search/"]`);
+  assert.match(page.url(), new RegExp(`/${latest}/search/$`));
   await page.close();
 });
 
@@ -500,11 +502,14 @@ test("an empty answer names the words that matched nothing, offers Explore, and 
   assert.match(await page.textContent("#results .empty-help .missing"), /"weather"/);
   const explore = await page.getAttribute("#results .empty-help .explore a", "href");
   assert.equal(explore, "/2026-08-20/explore/?q=weather");
-  const elsewhere = await page.$$eval("#results ul.elsewhere li", (lis) => lis.map((li) => [li.querySelector("a").getAttribute("href"), li.textContent]));
+  // The stored fixtures' entries; a weekly walk stored since adds its own (newest first).
+  const fixtures = /^\/(2025-12-31|2025-12-18)\//;
+  const elsewhere = (await page.$$eval("#results ul.elsewhere li", (lis) => lis.map((li) => [li.querySelector("a").getAttribute("href"), li.textContent])))
+    .filter(([href]) => fixtures.test(href));
   const expected = ["2025-12-31", "2025-12-18"].map((d) => [d, JSON.parse(execFileSync(bin, ["query", "--json", "--snapshot", join(repo, "content", "snapshots", `${d}.json`), "weather"], { cwd: repo })).meta.total_matched]);
   assert.deepEqual(elsewhere, expected.map(([d, n]) => [`/${d}/search/?q=weather`, `Snapshot of ${d}: ${n} resources`]));
   // Followed, the link answers there.
-  await page.click("#results ul.elsewhere a");
+  await page.click(`#results ul.elsewhere a[href="/2025-12-31/search/?q=weather"]`);
   await settled(page);
   assert.equal(Number(await page.getAttribute("#results .counts", "data-total")), expected[0][1]);
   // Words that each match, but not together, are told apart from words that match nothing.
