@@ -615,6 +615,7 @@ pub struct FetchRequest {
 pub fn fetch(request: &FetchRequest, progress: &Progress) -> Result<(PathBuf, WalkReport), Error> {
     parse_date(&request.date).map_err(Error::Refused)?;
     let target = request.dir.join(format!("{}.json", request.date));
+    super::snapshot::refuse_beside_compressed(&request.dir, &request.date)?;
     if target.exists() && !request.overwrite {
         return Err(Error::Refused(format!("{} already exists; pass --force to replace it", target.display())));
     }

@@ -163,9 +163,44 @@ impl Snapshot {
     }
 }
 
+/// The suffix of a stored snapshot kept compressed: `DATE.json.gz`, gzip of the very bytes
+/// `DATE.json` held, read as it is by every command (docs/deploy.md, "Snapshots kept").
+pub const COMPRESSED_SUFFIX: &str = ".json.gz";
+
+/// The date a stored snapshot's file name gives: `DATE.json` or `DATE.json.gz`.
+pub fn date_of(path: &Path) -> Option<&str> {
+    let name = path.file_name()?.to_str()?;
+    let date = name.strip_suffix(COMPRESSED_SUFFIX).or_else(|| name.strip_suffix(".json"))?;
+    parse_date(date).is_ok().then_some(date)
+}
+
+/// The stored snapshot of `date` in `dir`: `DATE.json`, else `DATE.json.gz` when only that
+/// is there (`DATE.json` when neither is).
+pub fn path_in(dir: &Path, date: &str) -> PathBuf {
+    let plain = dir.join(format!("{date}.json"));
+    let compressed = dir.join(format!("{date}{COMPRESSED_SUFFIX}"));
+    if !plain.exists() && compressed.exists() {
+        compressed
+    } else {
+        plain
+    }
+}
+
+/// The bytes of a stored snapshot as they were written, decompressed when the file is a
+/// `.gz`, as a stream.
+fn open(path: &Path) -> Result<Box<dyn std::io::Read + Send>, Error> {
+    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        Ok(Box::new(flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(1 << 20, file))))
+    } else {
+        Ok(Box::new(file))
+    }
+}
+
 /// Reads and checks a stored snapshot, items as `I`.
 fn read_file<I: serde::de::DeserializeOwned>(path: &Path) -> Result<Snapshot<I>, Error> {
-    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut open(path)?, &mut bytes).map_err(|e| Error::io(path, e))?;
     let file: File<I> =
         serde_json::from_slice(&bytes).map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
     check_header(path, &file.header, file.items.len())?;
@@ -211,7 +246,7 @@ const ITEMS_PER_BATCH: usize = 4096;
 /// of text exist at once. The file is checked as [`Snapshot::read`] checks it; on an
 /// error `each` may have seen some batches, which the caller then throws away.
 pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Result<Header, Error> {
-    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = open(path)?;
     let (send, batches) = std::sync::mpsc::sync_channel::<Vec<RawItem>>(1);
     let scanned = std::thread::scope(|scope| {
         let scanner = scope.spawn(move || {
@@ -233,7 +268,7 @@ pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Resul
 /// The header of the stored snapshot at `path`, its items skipped unread (checked only as
 /// JSON): what choosing a default snapshot needs.
 pub fn read_header(path: &Path) -> Result<Header, Error> {
-    let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = open(path)?;
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
     let (header, items) = serde::de::DeserializeSeed::deserialize(stream::FileSeed { items: stream::Count }, &mut de)
         .and_then(|read| de.end().map(|()| read))
@@ -375,6 +410,7 @@ pub fn write_streaming<V: std::borrow::Borrow<Value>>(
     if target.exists() && !overwrite {
         return Err(exists(&target));
     }
+    refuse_beside_compressed(dir, &header.date)?;
     let tmp = dir.join(format!(".{}.json.tmp-{}", header.date, std::process::id()));
     let result = (|| -> Result<(), Error> {
         let file = fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
@@ -409,6 +445,19 @@ pub fn write_streaming<V: std::borrow::Borrow<Value>>(
     Ok(target)
 }
 
+/// A snapshot is never written beside the compressed one of its date: two files of one
+/// date would leave which one is meant to chance.
+pub fn refuse_beside_compressed(dir: &Path, date: &str) -> Result<(), Error> {
+    let compressed = dir.join(format!("{date}{COMPRESSED_SUFFIX}"));
+    if compressed.exists() {
+        return Err(Error::Refused(format!(
+            "{} is stored already, compressed; remove it first to store {date} again",
+            compressed.display()
+        )));
+    }
+    Ok(())
+}
+
 fn exists(target: &Path) -> Error {
     Error::Refused(format!(
         "{} already exists; pass --force to replace it (the old file is kept until the new one is complete)",
@@ -416,7 +465,8 @@ fn exists(target: &Path) -> Error {
     ))
 }
 
-/// The snapshot files in `dir` (named YYYY-MM-DD.json), oldest first.
+/// The snapshot files in `dir` (named YYYY-MM-DD.json, or YYYY-MM-DD.json.gz when kept
+/// compressed), oldest first. One date stored both ways is an error.
 pub fn list(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -426,16 +476,20 @@ pub fn list(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut found = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if let Some(date) = name.strip_suffix(".json") {
-            if parse_date(date).is_ok() {
-                found.push(entry.path());
-            }
+        let path = entry.path();
+        if let Some(date) = date_of(&path) {
+            found.push((date.to_owned(), path));
         }
     }
     found.sort();
-    Ok(found)
+    if let Some(pair) = found.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Error::Refused(format!(
+            "{} and {} are the same date stored twice; keep one",
+            pair[0].1.display(),
+            pair[1].1.display()
+        )));
+    }
+    Ok(found.into_iter().map(|(_, path)| path).collect())
 }
 
 /// The newest snapshot in `dir`, or SOURCE_UNAVAILABLE saying how to get one.

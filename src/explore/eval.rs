@@ -92,7 +92,7 @@ impl GoldenSet {
     /// The snapshot the set was labelled on, in `snapshots_dir`: its figures mean nothing
     /// on another snapshot, so there is no falling back to the newest.
     pub fn snapshot_in(&self, snapshots_dir: &Path) -> Result<PathBuf, Error> {
-        let path = snapshots_dir.join(format!("{}.json", self.snapshot));
+        let path = crate::catalogue::snapshot::path_in(snapshots_dir, &self.snapshot);
         if !path.exists() {
             return Err(Error::SourceUnavailable {
                 what: format!("the golden set's snapshot {} is not in {}", self.snapshot, snapshots_dir.display()),

@@ -15,6 +15,7 @@ pub mod rank;
 pub mod screen;
 pub mod segments;
 pub mod view;
+pub mod walk;
 
 use crate::config::SiteConfig;
 use assets::AssetTable;

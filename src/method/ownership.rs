@@ -134,14 +134,11 @@ pub fn is_owners(pay_to: &[String], owner: &[String]) -> bool {
 /// history but itself.
 pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let own = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
-    if snapshot::parse_date(&own).is_err() {
+    let Some(own) = snapshot::date_of(path) else {
         return Ok(vec![path.to_path_buf()]);
-    }
-    let mut files: Vec<PathBuf> = snapshot::list(&dir)?
-        .into_iter()
-        .filter(|p| p.file_stem().and_then(|s| s.to_str()).is_some_and(|d| d <= own.as_str()))
-        .collect();
+    };
+    let mut files: Vec<PathBuf> =
+        snapshot::list(&dir)?.into_iter().filter(|p| snapshot::date_of(p).is_some_and(|d| d <= own)).collect();
     if !files.iter().any(|p| p == path) {
         files.push(path.to_path_buf());
     }

@@ -175,14 +175,16 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// The Content-Type for a file, by its extension.
+/// The Content-Type for a file, by its extension. For the kinds the site publishes, the
+/// values `netlify dev` sends (tests/it/netlify.rs compares them): scripts as
+/// `application/javascript` and JSON with its charset.
 pub fn content_type(path: &Path) -> &'static str {
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match extension.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
+        "js" | "mjs" => "application/javascript; charset=utf-8",
+        "json" => "application/json; charset=utf-8",
         "webmanifest" => "application/manifest+json",
         // Sitemaps and the Atom feed alike.
         "xml" => "application/xml",
@@ -735,8 +737,8 @@ mod tests {
         for (name, expected) in [
             ("a/index.html", "text/html; charset=utf-8"),
             ("static/style.css", "text/css; charset=utf-8"),
-            ("static/composer.js", "text/javascript; charset=utf-8"),
-            ("api/manifest.json", "application/json"),
+            ("static/composer.js", "application/javascript; charset=utf-8"),
+            ("api/manifest.json", "application/json; charset=utf-8"),
             ("sitemap.xml", "application/xml"),
             ("robots.txt", "text/plain; charset=utf-8"),
             ("golden/RULES.md", "text/markdown; charset=utf-8"),

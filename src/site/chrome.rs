@@ -5,6 +5,7 @@ use crate::method::answer::SnapshotRef;
 use crate::method::corrections::Corrections;
 use crate::method::index::Index;
 use crate::method::names;
+use crate::method::walk::Walk;
 use crate::method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS_BRIEF};
 
 /// What every page of a snapshot shows around its content.
@@ -13,6 +14,9 @@ pub struct Chrome {
     /// What a reader must know before reading this snapshot's orders: partial, no usage
     /// counters (the answers' `meta.snapshot.notices`, word for word).
     pub notices: Vec<String>,
+    /// The snapshot's walk: when the next was due and when it turns stale (fixed dates,
+    /// from the walk's date); `None` on pages outside any snapshot.
+    pub walk: Option<Walk>,
     /// The snapshot's home, `/<date>/`; `None` on pages outside any snapshot.
     pub home: Option<String>,
     pub static_base: String,
@@ -34,6 +38,7 @@ impl Chrome {
         Chrome {
             date: h.date.clone(),
             notices,
+            walk: Some(Walk::of(&h.date)),
             home: Some(names::in_snapshot(&h.date, names::HOME_DIR)),
             static_base: names::in_snapshot(&h.date, names::STATIC_DIR),
             method_path: names::method_page(),
@@ -48,6 +53,7 @@ impl Chrome {
         Chrome {
             date: latest_date.to_owned(),
             notices: Vec::new(),
+            walk: None,
             home: None,
             static_base: names::in_snapshot(latest_date, names::STATIC_DIR),
             method_path: names::method_page(),

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
@@ -106,6 +106,40 @@ test("a search in the URL runs on load (the no-JS form's GET target)", async () 
   await page.close();
 });
 
+test("a snapshot's pages state the next walk and the stale date, and mark themselves stale past it by the reader's clock", async () => {
+  // 2025-12-31's walk: next due 2026-01-07, stale after 2026-01-14 (the manifest's walk).
+  const manifest = JSON.parse(await (await fetch(`${server.origin}/${DATE}/api/manifest.json`)).text());
+  assert.deepEqual(manifest.walk, { date: DATE, interval_days: 7, next_due: "2026-01-07", stale_after: "2026-01-14" });
+  for (const [path, now, stale] of [
+    [`/${DATE}/`, "2026-01-14T23:59:00Z", false],
+    [`/${DATE}/`, "2026-01-15T00:00:01Z", true],
+    [`/${DATE}/browse/`, "2027-06-01T12:00:00Z", true],
+    [`/${DATE}/browse/`, "2026-01-01T12:00:00Z", false],
+  ]) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = [];
+    page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.clock.setFixedTime(new Date(now));
+    await page.goto(server.origin + path);
+    await page.waitForLoadState("load");
+    assert.match(await page.textContent(".limits .walk"), /Next weekly walk due 2026-01-07; stale after 2026-01-14\.$/);
+    assert.deepEqual(await page.$$eval(".limits .walk time", (ts) => ts.map((t) => t.dateTime)), ["2026-01-07", "2026-01-14"]);
+    assert.equal(await page.isVisible(".limits .stale-notice"), stale, `${path} at ${now}`);
+    assert.equal(await page.$eval(".limits", (a) => a.classList.contains("stale")), stale, `${path} at ${now}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  // Without JavaScript the dates are there to read, and the notice stays hidden.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/${DATE}/`);
+  assert.match(await page.textContent(".limits"), /stale after 2026-01-14/);
+  assert.equal(await page.isVisible(".limits .stale-notice"), false);
+  await context.close();
+});
+
 test("browse pages work with JavaScript off", async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
@@ -165,11 +199,21 @@ test("hostile catalogue text never runs as script in the browser", async () => {
   }
 });
 
-test("latest/ serves the newest complete snapshot, and says its order has no usage counters", async () => {
+test("latest/ serves the newest complete snapshot, and says its notices (no usage counters) above its results", async () => {
+  // Worked out from the built list, so that it holds when the weekly run adds a snapshot.
+  const list = JSON.parse(readFileSync(join(publicDir, "snapshots.json"), "utf8"));
+  const newest = list.snapshots.find((s) => s.complete);
+  assert.equal(list.default, newest.date);
+  // Today that is 2025-12-31, whose listings carry no usage counter; a newer complete walk
+  // says whatever its manifest says.
+  const notices = JSON.parse(readFileSync(join(publicDir, newest.date, "api", "manifest.json"), "utf8")).snapshot.notices;
+  if (newest.date === "2025-12-31") assert.deepEqual(notices, ["no usage counters in this snapshot: ranking falls to match_score, then URL"]);
   const { page } = await open("/latest/");
   assert.match(await page.textContent("h1"), /Paid x402 resources/);
-  assert.match(await page.textContent(".limits .snapshot"), /2025-12-31/);
-  assert.equal(await page.textContent(".limits .notice"), "no usage counters in this snapshot: ranking falls to match_score, then URL");
+  assert.match(await page.textContent(".limits .snapshot"), new RegExp(newest.date));
+  const shown = await page.$$eval(".limits .notice", (ps) => ps.map((p) => p.textContent));
+  assert.deepEqual(shown.slice(0, notices.length), notices);
+  if (notices.length === 0) return page.close();
   // The composer says it above its results table too.
   await page.fill("#q", "weather");
   await page.click("form#search button");
@@ -179,7 +223,7 @@ test("latest/ serves the newest complete snapshot, and says its order has no usa
     const table = r.querySelector("table");
     return notice && table && (notice.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING) ? notice.textContent : null;
   });
-  assert.equal(before, "no usage counters in this snapshot: ranking falls to match_score, then URL");
+  assert.equal(before, notices[0]);
   await page.close();
 });
 
@@ -261,8 +305,10 @@ test("folders reached by trimming a URL have index pages, and a missing page is 
   const reply = await page.goto(`${server.origin}/${DATE}/no-such-page/`);
   assert.equal(reply.status(), 404);
   assert.equal(await page.textContent("h1"), "No page here");
-  await page.click(`a[href="/${DATE}/search/"]`);
-  assert.match(page.url(), new RegExp(`/${DATE}/search/$`));
+  // Its first way in searches the default snapshot (the weekly run moves it on).
+  const { default: latest } = JSON.parse(readFileSync(join(publicDir, "snapshots.json"), "utf8"));
+  await page.click(`a[href="/${latest}/search/"]`);
+  assert.match(page.url(), new RegExp(`/${latest}/search/$`));
   await page.close();
 });
 
@@ -456,11 +502,14 @@ test("an empty answer names the words that matched nothing, offers Explore, and 
   assert.match(await page.textContent("#results .empty-help .missing"), /"weather"/);
   const explore = await page.getAttribute("#results .empty-help .explore a", "href");
   assert.equal(explore, "/2026-08-20/explore/?q=weather");
-  const elsewhere = await page.$$eval("#results ul.elsewhere li", (lis) => lis.map((li) => [li.querySelector("a").getAttribute("href"), li.textContent]));
+  // The stored fixtures' entries; a weekly walk stored since adds its own (newest first).
+  const fixtures = /^\/(2025-12-31|2025-12-18)\//;
+  const elsewhere = (await page.$$eval("#results ul.elsewhere li", (lis) => lis.map((li) => [li.querySelector("a").getAttribute("href"), li.textContent])))
+    .filter(([href]) => fixtures.test(href));
   const expected = ["2025-12-31", "2025-12-18"].map((d) => [d, JSON.parse(execFileSync(bin, ["query", "--json", "--snapshot", join(repo, "content", "snapshots", `${d}.json`), "weather"], { cwd: repo })).meta.total_matched]);
   assert.deepEqual(elsewhere, expected.map(([d, n]) => [`/${d}/search/?q=weather`, `Snapshot of ${d}: ${n} resources`]));
   // Followed, the link answers there.
-  await page.click("#results ul.elsewhere a");
+  await page.click(`#results ul.elsewhere a[href="/2025-12-31/search/?q=weather"]`);
   await settled(page);
   assert.equal(Number(await page.getAttribute("#results .counts", "data-total")), expected[0][1]);
   // Words that each match, but not together, are told apart from words that match nothing.

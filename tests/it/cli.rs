@@ -1,5 +1,6 @@
 //! The `x402dir` binary: exit codes, errors and output, run as a user would.
 
+use std::fs;
 use std::process::{Command, Output};
 
 use crate::common::{repo_root, temp_dir};
@@ -36,12 +37,30 @@ fn every_subcommand_has_help() {
 
 #[test]
 fn query_json_answers_from_the_newest_complete_snapshot() {
+    // Worked out here from the stored headers, so that it holds when the weekly run adds a
+    // snapshot: the newest whose walk was complete, never a newer partial one such as
+    // 2026-08-20 (content/method.md#limits).
+    let mut complete: Vec<String> = fs::read_dir(repo_root().join("content/snapshots"))
+        .unwrap()
+        .filter_map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name()?.to_str()?.strip_suffix(".json")?.to_owned();
+            x402dir::catalogue::snapshot::read_header(&path).ok().filter(|h| h.complete).map(|_| name)
+        })
+        .collect();
+    complete.sort();
+    let newest_complete = complete.last().expect("a complete snapshot is stored");
+    assert!(complete.iter().any(|d| d == "2025-12-31") && newest_complete != "2026-08-20");
     let o = x402dir(&["query", "--json", "ethereum"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    // Not the newer partial page of 2026-08-20 (content/method.md#limits).
-    assert_eq!(v["meta"]["snapshot"]["date"], "2025-12-31");
+    assert_eq!(v["meta"]["snapshot"]["date"], newest_complete.as_str());
     assert_eq!(v["meta"]["snapshot"]["complete"], true);
+
+    // The answer's shape, from the 2025-12-31 snapshot (which has no usage counters).
+    let o = x402dir(&["query", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "ethereum"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["meta"]["snapshot"]["usage_counters"], false);
     assert_eq!(v["meta"]["snapshot"]["notices"], serde_json::json!([x402dir::method::answer::NO_USAGE_COUNTERS]));
     assert_eq!(v["meta"]["method"]["version"], x402dir::method::DISCOVERY_METHOD_VERSION);

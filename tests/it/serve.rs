@@ -270,6 +270,12 @@ fn deno_imports_the_published_composer_by_url() {
 fn example_answers_as_the_cli_does(runtime: impl Fn() -> Command) {
     let server = serve();
     let site = format!("http://127.0.0.1:{}", server.port);
+    // The site's default snapshot (the newest complete of those it was built from), which
+    // the example reads through latest/; the CLI is given the same one, since the stored
+    // snapshots may include newer ones (the weekly run adds one each week).
+    let list: serde_json::Value =
+        serde_json::from_slice(&fs::read(built_site().join("snapshots.json")).unwrap()).unwrap();
+    let default = repo_root().join(format!("content/snapshots/{}.json", list["default"].as_str().unwrap()));
     for args in [&["weather", "--max-price", "0.01", "--network", "Base"][..], &["ai", "agent", "--offset", "10"], &[]]
     {
         let example = runtime().arg(&site).args(args).output().expect("the runtime runs");
@@ -277,7 +283,8 @@ fn example_answers_as_the_cli_does(runtime: impl Fn() -> Command) {
         // The example takes the CLI's own flags.
         let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
             .current_dir(repo_root())
-            .args(["query", "--json"])
+            .args(["query", "--json", "--snapshot"])
+            .arg(&default)
             .args(args)
             .output()
             .unwrap();
@@ -319,7 +326,7 @@ fn latest_moves_to_the_default_snapshot_and_its_files_are_served_in_place() {
     assert_eq!(rewritten.status, 200);
     assert_eq!(rewritten.header("Location"), None, "a 200 rule rewrites, it does not redirect");
     assert_eq!(rewritten.body, on_disk(&format!("{date}/api/manifest.json")));
-    assert_eq!(rewritten.header("Content-Type"), Some("application/json"));
+    assert_eq!(rewritten.header("Content-Type"), Some("application/json; charset=utf-8"));
 }
 
 #[test]
@@ -403,8 +410,8 @@ fn content_types_by_extension() {
     for (path, expected) in [
         ("index.html".to_owned(), "text/html; charset=utf-8"),
         (format!("{date}/static/style.css"), "text/css; charset=utf-8"),
-        (format!("{date}/static/composer.js"), "text/javascript; charset=utf-8"),
-        (format!("{date}/api/manifest.json"), "application/json"),
+        (format!("{date}/static/composer.js"), "application/javascript; charset=utf-8"),
+        (format!("{date}/api/manifest.json"), "application/json; charset=utf-8"),
         ("sitemap.xml".to_owned(), "application/xml"),
         ("robots.txt".to_owned(), "text/plain; charset=utf-8"),
         ("llms.txt".to_owned(), "text/plain; charset=utf-8"),

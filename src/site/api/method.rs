@@ -197,6 +197,8 @@ struct Manifest<'a> {
     screening: VersionRef,
     assets: VersionRef,
     snapshot: crate::method::answer::SnapshotRef,
+    /// The walk's date, when the next is due and when this snapshot turns stale.
+    walk: crate::method::walk::Walk,
     limits: &'a [&'a str],
     counts: Value,
     networks: Value,
@@ -435,6 +437,7 @@ fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&st
         }),
         screening: empty.meta.screening,
         assets: empty.meta.assets,
+        walk: crate::method::walk::Walk::of(&index.header.date),
         snapshot: empty.meta.snapshot,
         limits: &SOURCE_LIMITS,
         counts: json!({

@@ -45,6 +45,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("search.js", include_str!("../../../static/search.js")),
     ("explore.js", include_str!("../../../static/explore.js")),
     ("explore-page.js", include_str!("../../../static/explore-page.js")),
+    ("stale.js", include_str!("../../../static/stale.js")),
     ("style.css", include_str!("../../../static/style.css")),
     ("favicon.svg", include_str!("../../../static/favicon.svg")),
 ];

