@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use crate::common::{memory, repo_root, temp_dir};
+use crate::common::{self, memory, repo_root, temp_dir};
 use serde_json::{json, Value};
 
 const SNAPSHOT: &str = "content/snapshots/2025-12-31.json";
@@ -85,14 +85,7 @@ impl Drop for Session {
 }
 
 fn cli_answer(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_x402dir"))
-        .args(["query", "--json", "--snapshot", SNAPSHOT])
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::cli_answer(&[&["--snapshot", SNAPSHOT], args].concat())
 }
 
 fn modern(params: Value) -> Value {

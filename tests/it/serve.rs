@@ -252,15 +252,9 @@ fn deno_imports_the_published_composer_by_url() {
         .output()
         .expect("deno runs");
     assert!(deno.status.success(), "{}", String::from_utf8_lossy(&deno.stderr));
-    let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
-        .current_dir(repo_root())
-        .args(["query", "--json", "--snapshot", &format!("content/snapshots/{date}.json"), "--max-price", "$0.05"])
-        .args(["token", "price"])
-        .output()
-        .unwrap();
-    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let snapshot = format!("content/snapshots/{date}.json");
+    let from_cli = common::cli_answer(&["--snapshot", &snapshot, "--max-price", "$0.05", "token", "price"]);
     let from_deno: serde_json::Value = serde_json::from_slice(&deno.stdout).unwrap();
-    let from_cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
     assert!(from_cli["meta"]["returned"].as_u64().unwrap() > 0, "the check would be empty");
     assert_eq!(from_deno, from_cli);
 }
@@ -281,16 +275,8 @@ fn example_answers_as_the_cli_does(runtime: impl Fn() -> Command) {
         let example = runtime().arg(&site).args(args).output().expect("the runtime runs");
         assert!(example.status.success(), "{args:?}: {}", String::from_utf8_lossy(&example.stderr));
         // The example takes the CLI's own flags.
-        let cli = Command::new(env!("CARGO_BIN_EXE_x402dir"))
-            .current_dir(repo_root())
-            .args(["query", "--json", "--snapshot"])
-            .arg(&default)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+        let from_cli = common::cli_answer(&[&["--snapshot", default.to_str().unwrap()], args].concat());
         let from_example: serde_json::Value = serde_json::from_slice(&example.stdout).unwrap();
-        let from_cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
         assert_eq!(from_example, from_cli, "{args:?}");
         assert!(from_cli["meta"]["returned"].as_u64().unwrap() > 0, "{args:?} found nothing: the check would be empty");
     }

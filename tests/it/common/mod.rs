@@ -17,6 +17,20 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// What `x402dir query --json ARGS` prints, run from the repository (so the embedded
+/// default and `content/snapshots/...` paths resolve), as JSON; it must succeed. The
+/// answer other clients (MCP, the Node and Deno examples) are compared with.
+pub fn cli_answer(args: &[&str]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_x402dir"))
+        .args(["query", "--json"])
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The real dumps, as imported into content/snapshots (the embedded default).
 pub fn real_snapshot(date: &str) -> Snapshot {
     Snapshot::read(&repo_root().join("content/snapshots").join(format!("{date}.json")))
