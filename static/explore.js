@@ -364,18 +364,50 @@ async function denseList(fetchJson, explore, rows, words, allowed) {
     .slice(0, explore.ivf.nprobe)
     .map(([i]) => i);
   const lists = await Promise.all(probed.map((l) => need(fetchJson, fill(explore.ivf.path, "list", l))));
-  const scored = [];
+  const candidates = [];
   let compared = 0;
   for (const list of lists) {
     compared += list.length;
     for (const [id, inv, text] of list) {
       if (allowed !== null && !allowed.has(id)) continue;
-      const s = similarity(q, inv, bytes(text));
-      if (s > 0) scored.push([id, s]);
+      candidates.push([id, inv, bytes(text)]);
     }
   }
-  scored.sort(byValueThenId);
+  const first = ranked(candidates.map(([id, inv, v]) => [id, similarity(q, inv, v)]));
+  // Rust's pseudo-relevance feedback: the query moves toward its first documents, and the
+  // same documents are compared again.
+  const { documents, weight } = explore.ivf.feedback;
+  const byId = new Map(candidates.map(([id, inv, v]) => [id, [inv, v]]));
+  const top = first.slice(0, documents).map(([id]) => byId.get(id));
+  const moved = top.length === 0 ? null : feedbackQuery(q, top, weight);
+  const scored = moved === null ? first : ranked(candidates.map(([id, inv, v]) => [id, similarityMoved(moved, inv, v)]));
   return { ids: scored.slice(0, explore.list_depth).map(([id]) => id), missing, listsRead: probed.length, compared };
+}
+
+/** Rust's dense::ranked: positive similarities by descending value, ties by ascending id. */
+function ranked(scores) {
+  return scores.filter(([, s]) => s > 0).sort(byValueThenId);
+}
+
+/** Rust's dense::feedback_query: the query's unit vector plus `weight` shared among the
+ * unit vectors of `top` ([invNorm, bytes] pairs), the same double operations in the same order. */
+function feedbackQuery(q, top, weight) {
+  let norm2 = 0;
+  for (const x of q) norm2 += x * x;
+  const invQ = 1 / Math.sqrt(norm2);
+  const share = weight / top.length;
+  const moved = q.map((x) => x * invQ);
+  for (const [inv, v] of top) {
+    for (let j = 0; j < moved.length; j += 1) moved[j] += share * (v[j] * inv);
+  }
+  return moved;
+}
+
+/** Rust's ByteVector::similarity_moved: dot(moved, v) * invNorm, summed in component order. */
+function similarityMoved(moved, invNorm, v) {
+  let dot = 0;
+  for (let j = 0; j < moved.length; j += 1) dot += moved[j] * v[j];
+  return dot * invNorm;
 }
 
 /** The re-rank's facts of `ids`: id -> [payers, recency, price] competition ranks. */

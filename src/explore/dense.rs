@@ -35,17 +35,30 @@ pub struct ByteVector {
     pub inv_norm: f64,
 }
 
+/// The largest component of a published document vector: 31 levels (−15 to 15), not a
+/// byte's 255. Measured on the golden set, NDCG@10 is unchanged within noise (0.612
+/// against 0.610 over all queries) and the inverted-file lists a query reads are 29 %
+/// fewer gzip bytes, because fewer distinct values compress better
+/// (content/explore.md#dense).
+pub const DOCUMENT_LEVEL: i8 = 15;
+
 impl ByteVector {
     /// Scales a whole-number vector so its largest component is ±127, rounding half away
     /// from zero, in whole-number arithmetic. `None` for the zero vector.
     pub fn quantise(x: &[i64; DIMS]) -> Option<ByteVector> {
+        ByteVector::quantise_to(x, i8::MAX)
+    }
+
+    /// [`ByteVector::quantise`] to ±`level` (at most 127).
+    pub fn quantise_to(x: &[i64; DIMS], level: i8) -> Option<ByteVector> {
         let max = x.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as i128;
         if max == 0 {
             return None;
         }
+        let level = i128::from(level);
         let mut values = [0i8; DIMS];
         for (out, &v) in values.iter_mut().zip(x) {
-            let magnitude = (254 * (v.unsigned_abs() as i128) + max) / (2 * max);
+            let magnitude = (2 * level * (v.unsigned_abs() as i128) + max) / (2 * max);
             *out = (magnitude as i64 * v.signum()) as i8;
         }
         Some(ByteVector::new(values))
@@ -61,6 +74,15 @@ impl ByteVector {
     pub fn similarity(&self, q: &[i64; DIMS]) -> f64 {
         let dot: i64 = q.iter().zip(&self.values).map(|(a, &b)| a * i64::from(b)).sum();
         dot as f64 * self.inv_norm
+    }
+
+    /// [`ByteVector::similarity`] for a [`feedback_query`], summed in component order.
+    pub fn similarity_moved(&self, moved: &[f64; DIMS]) -> f64 {
+        let mut dot = 0.0;
+        for (a, &b) in moved.iter().zip(&self.values) {
+            dot += a * f64::from(b);
+        }
+        dot * self.inv_norm
     }
 }
 
@@ -125,7 +147,7 @@ impl Dense {
                 .into_par_iter()
                 .map(|i| {
                     let sum = weighted_sum(corpus.meaning(i).iter().filter_map(|&w| rows[w as usize]))?;
-                    ByteVector::quantise(&sum)
+                    ByteVector::quantise_to(&sum, DOCUMENT_LEVEL)
                 })
                 .collect()
         });
@@ -173,17 +195,62 @@ impl Dense {
             let probed = self.ivf.probe(q);
             (probed.iter().flat_map(|&list| self.ivf.lists[list].iter().copied()).collect(), probed.len())
         };
-        let mut scored: Vec<(u32, f64)> = candidates
+        let vectors: Vec<(u32, &ByteVector)> = candidates
             .iter()
             .filter(|&&id| allowed(id))
-            .filter_map(|&id| self.vectors[id as usize].as_ref().map(|v| (id, v.similarity(q))))
-            .filter(|(_, s)| *s > 0.0)
+            .filter_map(|&id| self.vectors[id as usize].as_ref().map(|v| (id, v)))
             .collect();
         let documents_compared = candidates.iter().filter(|&&id| self.vectors[id as usize].is_some()).count();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let first = ranked(vectors.iter().map(|&(id, v)| (id, v.similarity(q))));
+        // Pseudo-relevance feedback: the query moves toward its first documents, and the
+        // same documents are compared again (content/explore.md#dense).
+        let top: Vec<&ByteVector> = first
+            .iter()
+            .take(FEEDBACK_DOCUMENTS)
+            .map(|&(id, _)| self.vectors[id as usize].as_ref().expect("scored, so it has a vector"))
+            .collect();
+        let mut scored = if top.is_empty() {
+            first
+        } else {
+            let moved = feedback_query(q, &top);
+            ranked(vectors.iter().map(|&(id, v)| (id, v.similarity_moved(&moved))))
+        };
         scored.truncate(depth);
         DenseList { ids: scored.into_iter().map(|(id, _)| id).collect(), lists_read, documents_compared }
     }
+}
+
+/// How many of the first dense results feed back into the query.
+pub const FEEDBACK_DOCUMENTS: usize = 3;
+/// How much those documents weigh together against the query (each a unit vector): a
+/// half. Chosen on the golden set among 0.25, 0.5 and 1 with 3, 5 and 10 documents
+/// (content/explore.md#dense).
+pub const FEEDBACK_WEIGHT: f64 = 0.5;
+
+/// Positive similarities by descending value, ties by ascending id.
+fn ranked(scores: impl Iterator<Item = (u32, f64)>) -> Vec<(u32, f64)> {
+    let mut scored: Vec<(u32, f64)> = scores.filter(|(_, s)| *s > 0.0).collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored
+}
+
+/// The query as a unit vector plus [`FEEDBACK_WEIGHT`] shared among the unit vectors of
+/// `top`, added in this order, component by component, as IEEE-754 doubles (the browser
+/// does the same operations in the same order).
+pub fn feedback_query(q: &[i64; DIMS], top: &[&ByteVector]) -> [f64; DIMS] {
+    let norm2: i64 = q.iter().map(|&x| x * x).sum();
+    let inv_q = 1.0 / (norm2 as f64).sqrt();
+    let share = FEEDBACK_WEIGHT / top.len() as f64;
+    let mut moved = [0.0; DIMS];
+    for (m, &x) in moved.iter_mut().zip(q) {
+        *m = x as f64 * inv_q;
+    }
+    for v in top {
+        for (m, &x) in moved.iter_mut().zip(&v.values) {
+            *m += share * (f64::from(x) * v.inv_norm);
+        }
+    }
+    moved
 }
 
 /// A dense list and what it took to make it.
@@ -341,6 +408,11 @@ mod tests {
         let v = ByteVector::quantise(&x).unwrap();
         assert_eq!(&v.values[..4], &[127, -64, 1, -2]);
         assert!(ByteVector::quantise(&[0; DIMS]).is_none());
+        // To ±15: 254 → 15, -127 → -7.5 → -8, 9 → 0.53 → 1, 8 → 0.47 → 0.
+        x[2] = 9;
+        x[3] = 8;
+        let v = ByteVector::quantise_to(&x, 15).unwrap();
+        assert_eq!(&v.values[..4], &[15, -8, 1, 0]);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use crate::explore::answer::{
     explore_ref, rule_template, NOT_THE_METHOD_ANSWER, RULE_CONSTRAINTS, RULE_EMPTY, RULE_NOT_UNDERSTOOD,
 };
-use crate::explore::dense::ByteVector;
+use crate::explore::dense::{ByteVector, FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT};
 use crate::explore::eval::Evaluation;
 use crate::explore::fuse::{CHEAPEST_WEIGHT, PRIOR_WEIGHT, RRF_K};
 use crate::explore::vectors::{VectorTable, DIMS, PROVENANCE};
@@ -250,6 +250,7 @@ fn manifest(explore: &Explore, index: &Index, method: &Method, buckets: Buckets)
         "ivf": {
             "lists": ivf.lists.len(),
             "nprobe": ivf.nprobe,
+            "feedback": {"documents": FEEDBACK_DOCUMENTS, "weight": FEEDBACK_WEIGHT},
             "centroids": "explore/ivf/centroids.json",
             "path": "explore/ivf/{list}.json",
         },
