@@ -478,10 +478,15 @@ async function run(fetchJson, text, limit) {
     fetchBuckets(fetchJson, explore.words, words),
     filtered ? idsMeetingFilters(fetchJson, manifest, filters) : null,
   ]);
-  // A word with neither postings nor a vector is read as its near spelling, if any.
+  // A word with neither postings nor a vector is read as its translation, else as its
+  // near spelling, if any (Rust's Explore::retrieve).
   const known = (w) => postings.get(w) !== null || rows.get(w) !== null;
-  const near = await nearSpellings(fetchJson, explore, words.filter((w) => !known(w)));
-  const extra = [...new Set([...near.values()].filter((w) => w !== null && !postings.has(w)))];
+  const unknown = words.filter((w) => !known(w));
+  const translation = unknown.length === 0 ? new Map() : await fetchBuckets(fetchJson, explore.translations, unknown);
+  const near = await nearSpellings(fetchJson, explore, unknown.filter((w) => translation.get(w) === null));
+  const stopwords = new Set(explore.stopwords);
+  const readAsOf = (w) => translation.get(w) ?? near.get(w) ?? null;
+  const extra = [...new Set(unknown.map(readAsOf).filter((w) => w !== null && !stopwords.has(w) && !postings.has(w)))];
   if (extra.length > 0) {
     const [p, r] = await Promise.all([fetchBuckets(fetchJson, explore.terms, extra), fetchBuckets(fetchJson, explore.words, extra)]);
     for (const w of extra) {
@@ -491,16 +496,25 @@ async function run(fetchJson, text, limit) {
   }
   const ranked = [];
   const nearSpellingsUsed = [];
+  const translationsUsed = [];
   const notUnderstood = [];
   for (const w of words) {
     let readAs = w;
     if (!known(w)) {
-      readAs = near.get(w) ?? null;
-      if (readAs === null) {
-        notUnderstood.push(w);
-        continue;
+      const english = translation.get(w) ?? null;
+      if (english !== null) {
+        translationsUsed.push({ word: w, read_as: english });
+        // "con" is "with": a function word, left out as one.
+        if (stopwords.has(english)) continue;
+        readAs = english;
+      } else {
+        readAs = near.get(w) ?? null;
+        if (readAs === null) {
+          notUnderstood.push(w);
+          continue;
+        }
+        nearSpellingsUsed.push({ word: w, read_as: readAs });
       }
-      nearSpellingsUsed.push({ word: w, read_as: readAs });
     }
     if (!ranked.includes(readAs)) ranked.push(readAs);
   }
@@ -537,6 +551,7 @@ async function run(fetchJson, text, limit) {
         constraints: c,
         constraint_phrases: reading.phrases,
         near_spellings: nearSpellingsUsed,
+        translations: translationsUsed,
         not_understood: notUnderstood,
         ranked_words: ranked,
         limit,
@@ -614,6 +629,9 @@ function exploreView(doc, answer) {
     p("tokens", `Words: ${q.words.length ? q.words.join(", ") : "none usable"}.`),
     q.near_spellings.length
       ? p("near", `Read as near spellings: ${q.near_spellings.map((n) => `${n.word} → ${n.read_as}`).join(", ")}.`)
+      : null,
+    q.translations.length
+      ? p("near", `Read as translations: ${q.translations.map((n) => `${n.word} → ${n.read_as}`).join(", ")}.`)
       : null,
     q.not_understood.length ? p("dropped", `Not understood, left out: ${q.not_understood.join(", ")}.`) : null,
     q.words_without_vector.length ? p("dropped", `No word vector for: ${q.words_without_vector.join(", ")}.`) : null,

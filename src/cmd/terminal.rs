@@ -122,6 +122,10 @@ pub fn render_explore(answer: &ExploreAnswer) -> String {
         let near: Vec<String> = q.near_spellings.iter().map(|n| format!("{} -> {}", n.word, n.read_as)).collect();
         let _ = writeln!(out, "read as near spellings: {}", printable(&near.join(", ")));
     }
+    if !q.translations.is_empty() {
+        let read: Vec<String> = q.translations.iter().map(|n| format!("{} -> {}", n.word, n.read_as)).collect();
+        let _ = writeln!(out, "read as translations: {}", printable(&read.join(", ")));
+    }
     if !q.not_understood.is_empty() {
         let _ = writeln!(out, "not understood, left out: {}", printable(&q.not_understood.join(" ")));
     }

@@ -50,6 +50,9 @@ pub struct ExploreQuery {
     pub constraint_phrases: Vec<String>,
     /// Words no document contains, each read as the document word spelt most like it.
     pub near_spellings: Vec<NearSpelling>,
+    /// Words of other languages, each read as the English word of the translation table
+    /// (left out when that is a stopword).
+    pub translations: Vec<NearSpelling>,
     /// Words with no posting, no near spelling and no vector: left out of both lists.
     pub not_understood: Vec<String>,
     /// The words both lists ranked by.
@@ -152,6 +155,11 @@ pub fn explore<'a>(
                 constraint_phrases: r.reading.phrases,
                 near_spellings: r
                     .near_spellings
+                    .into_iter()
+                    .map(|(word, read_as)| NearSpelling { word, read_as })
+                    .collect(),
+                translations: r
+                    .translations
                     .into_iter()
                     .map(|(word, read_as)| NearSpelling { word, read_as })
                     .collect(),

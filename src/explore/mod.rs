@@ -16,6 +16,7 @@ pub mod eval;
 pub mod fuse;
 pub mod reading;
 pub mod spelling;
+pub mod translations;
 pub mod vectors;
 pub mod vocabulary;
 pub mod words;
@@ -32,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.1.0";
+pub const EXPLORE_VERSION: &str = "2.2.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -61,6 +62,9 @@ pub struct Retrieval {
     pub ranked: Vec<String>,
     /// (word, the document word it was read as).
     pub near_spellings: Vec<(String, String)>,
+    /// (word of another language, the vector-table word it was read as): a translation
+    /// into a stopword leaves the word out.
+    pub translations: Vec<(String, String)>,
     /// Words with no posting, no near spelling and no vector: left out of both lists.
     pub not_understood: Vec<String>,
     pub words_without_vector: Vec<String>,
@@ -107,12 +111,22 @@ impl Explore {
         let tokens = words::explore_words(&reading.rest);
         let mut ranked: Vec<String> = Vec::new();
         let mut near_spellings = Vec::new();
+        let mut translated = Vec::new();
         let mut not_understood = Vec::new();
+        let translations = translations::Translations::embedded();
         for w in &tokens.words {
-            // A word with a vector keeps its meaning for the dense side: a near spelling
-            // is sought only for a word with neither postings nor a vector.
+            // A word with a vector keeps its meaning for the dense side: a translation,
+            // then a near spelling, is sought only for a word with neither postings nor a
+            // vector (content/explore.md#translations).
             let read_as = if self.bm25.postings.contains_key(w) || table.get(w).is_some() {
                 w.clone()
+            } else if let Some(english) = translations.get(w) {
+                translated.push((w.clone(), english.to_owned()));
+                if words::is_stopword(english) {
+                    // "con" is "with": a function word, left out as one.
+                    continue;
+                }
+                english.to_owned()
             } else if let Some(near) = self.spelling.nearest(w) {
                 near_spellings.push((w.clone(), near.to_owned()));
                 near.to_owned()
@@ -138,6 +152,7 @@ impl Explore {
             words: tokens,
             ranked,
             near_spellings,
+            translations: translated,
             not_understood,
             words_without_vector,
             bm25,

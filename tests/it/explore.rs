@@ -9,8 +9,9 @@ use crate::common::{repo_root, temp_dir};
 use serde_json::Value;
 use x402dir::explore::answer::explore;
 use x402dir::explore::eval::{self, Baseline, GoldenSet};
+use x402dir::explore::translations::Translations;
 use x402dir::explore::vectors::VectorTable;
-use x402dir::explore::words::is_stopword;
+use x402dir::explore::words::{explore_words, is_stopword};
 use x402dir::explore::Explore;
 use x402dir::method::answer::answer;
 use x402dir::method::index::Index;
@@ -28,6 +29,50 @@ fn december() -> Index {
 fn mentions(row: &Value, word: &str) -> bool {
     let text = format!("{} {}", row["resource"], row["description"]).to_lowercase();
     text.contains(word)
+}
+
+#[test]
+fn the_translation_table_pairs_words_explore_reads_with_words_of_the_vector_table() {
+    let table = VectorTable::embedded();
+    let translations = Translations::embedded();
+    assert!(translations.len() > 1000, "{} pairs", translations.len());
+    for (word, read_as) in translations.iter() {
+        // Looked up only for a word with no vector, so a word with one would be dead weight.
+        assert!(table.get(word).is_none(), "{word} has a vector");
+        assert!(table.get(read_as).is_some(), "{word} is read as {read_as}, which has no vector");
+        // A key is one word as explore cuts a query, or it could never be looked up.
+        assert_eq!(explore_words(word).words, [word], "{word} is not a word explore reads");
+    }
+}
+
+#[test]
+fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopword_is_left_out() {
+    let index = december();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+
+    // "noticias" is in no listing and the table has no row for it: read as "news".
+    assert_eq!(Translations::embedded().get("noticias"), Some("news"));
+    let e = ask("noticias");
+    let q = &e["meta"]["query"];
+    assert_eq!(q["translations"], serde_json::json!([{"word": "noticias", "read_as": "news"}]));
+    assert_eq!(q["ranked_words"], serde_json::json!(["news"]));
+    assert_eq!(q["not_understood"], serde_json::json!([]));
+    let rows = e["data"].as_array().unwrap();
+    assert!(rows.iter().take(5).filter(|r| mentions(r, "news")).count() >= 3, "{rows:#?}");
+
+    // A word the table reads as a stopword is left out like one, and is not "not understood".
+    let (word, stop) = Translations::embedded().iter().find(|(_, to)| is_stopword(to)).expect("a pair into a stopword");
+    let e = ask(&format!("{word} noticias"));
+    let q = &e["meta"]["query"];
+    assert_eq!(q["translations"][0], serde_json::json!({"word": word, "read_as": stop}));
+    assert_eq!(q["ranked_words"], serde_json::json!(["news"]));
+    let e = ask(word);
+    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!([]));
+    assert_eq!(e["meta"]["query"]["not_understood"], serde_json::json!([]));
+    assert_eq!(e["data"], serde_json::json!([]));
 }
 
 #[test]
@@ -248,6 +293,9 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     assert_eq!(v["data"], serde_json::json!([]));
     let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("No word of the query was understood"));
+    // A word of another language is shown read as its translation.
+    let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "noticias"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("read as translations: noticias -> news"));
 
     // A bad limit is a filter error (exit 2), never clamped.
     let o = x402dir(&["explore", "--limit", "0", "weather"]);

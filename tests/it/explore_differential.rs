@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use x402dir::catalogue::snapshot::Snapshot;
 use x402dir::explore::answer::explore;
 use x402dir::explore::eval::GoldenSet;
+use x402dir::explore::translations::Translations;
 use x402dir::explore::vectors::VectorTable;
 use x402dir::explore::{Explore, EXPLORE_VERSION};
 use x402dir::method::index::Index;
@@ -69,9 +70,12 @@ const CONSTRAINTS: &[&str] = &[
     "génération vidéo",
     "préço",
     "Straße",
+    "noticias del clima",
+    "con de",
 ];
 
 fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
+    let translated: Vec<String> = Translations::embedded().iter().map(|(word, _)| word.to_owned()).collect();
     let mut out = vec![json!({"text": "", "limit": null}), json!({"text": "a b", "limit": null})];
     out.push(json!({"text": "weather", "limit": "0"}));
     out.push(json!({"text": "weather", "limit": "51"}));
@@ -79,8 +83,11 @@ fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
         let words = 1 + rng.below(6);
         let mut parts = Vec::new();
         for _ in 0..words {
-            let w = match rng.below(8) {
+            let w = match rng.below(9) {
                 0 | 1 => PLAIN[rng.below(PLAIN.len())].to_owned(),
+                // A word of another language the translation table pairs (some with a
+                // stopword), for the translation files.
+                8 => translated[rng.below(translated.len())].clone(),
                 // A constraint phrase, from the lists both sides read (explore::reading).
                 2 => CONSTRAINTS[rng.below(CONSTRAINTS.len())].to_owned(),
                 // A typo: one character of a word left out, for the near spellings.

@@ -21,6 +21,7 @@ use crate::explore::answer::{
 use crate::explore::dense::{ByteVector, FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT};
 use crate::explore::eval::Evaluation;
 use crate::explore::fuse::{CHEAPEST_WEIGHT, PRIOR_WEIGHT, RRF_K};
+use crate::explore::translations::{self, Translations};
 use crate::explore::vectors::{VectorTable, DIMS, PROVENANCE};
 use crate::explore::words::stopwords;
 use crate::explore::{Explore, LIST_DEPTH};
@@ -40,6 +41,8 @@ const TARGET_SHARD_BYTES: usize = 16 * 1024;
 /// Aim for about this many bytes per spelling shard: a misspelt word reads one shard per
 /// letter triple (eight or so), so they are kept small.
 const SPELLING_SHARD_BYTES: usize = 2 * 1024;
+/// Aim for about this many bytes per translation shard: a word of another language reads one.
+const TRANSLATION_SHARD_BYTES: usize = 4 * 1024;
 
 /// Standard base64 with padding: what `atob` reads.
 pub fn base64(bytes: &[u8]) -> String {
@@ -78,6 +81,14 @@ fn table_sha256() -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// The translation table's checksum, from its provenance.
+fn translations_sha256() -> Value {
+    serde_json::from_str::<Value>(translations::PROVENANCE)
+        .ok()
+        .and_then(|p| p.get("translations_sha256").cloned())
+        .unwrap_or(Value::Null)
+}
+
 /// Makes every explore API file and hands them to `sink` section by section (the term
 /// lists and the inverted file's lists are hundreds of megabytes at a million listings).
 pub fn write_api_files(
@@ -90,9 +101,15 @@ pub fn write_api_files(
     let term_buckets = write_terms(explore, sink)?;
     let word_buckets = write_words(explore, table, sink)?;
     let spelling_buckets = write_spelling(explore, sink)?;
+    let translation_buckets = write_translations(explore, sink)?;
     write_ivf(explore, sink)?;
     write_facts(explore, sink)?;
-    let buckets = Buckets { terms: term_buckets, words: word_buckets, spelling: spelling_buckets };
+    let buckets = Buckets {
+        terms: term_buckets,
+        words: word_buckets,
+        spelling: spelling_buckets,
+        translations: translation_buckets,
+    };
     let manifest = manifest(explore, index, method, buckets);
     sink(vec![("api/explore/manifest.json".into(), to_bytes(&manifest))])
 }
@@ -172,11 +189,39 @@ fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     Ok(buckets)
 }
 
+/// The translation table, `translations/{bucket}.json`, `word -> read as`, less the words
+/// some document of this snapshot contains (those are never looked up:
+/// content/explore.md#translations). Returns the bucket count.
+fn write_translations(explore: &Explore, sink: Sink) -> Result<usize, Error> {
+    let pairs: Vec<(&str, &str)> =
+        Translations::embedded().iter().filter(|(word, _)| !explore.bm25.postings.contains_key(*word)).collect();
+    let bytes: usize = pairs.iter().map(|(a, b)| a.len() + b.len() + 6).sum();
+    // A word of another language reads one file: small files, like the spelling ones.
+    let buckets = (bytes / TRANSLATION_SHARD_BYTES).max(1).next_power_of_two();
+    let mut shards: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); buckets];
+    for (word, read_as) in pairs {
+        shards[bucket(word, buckets)].insert(word, read_as);
+    }
+    for (start, batch) in shards.chunks(BUCKETS_PER_BATCH).enumerate() {
+        sink(
+            batch
+                .iter()
+                .enumerate()
+                .map(|(i, shard)| {
+                    (format!("api/explore/translations/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(shard))
+                })
+                .collect(),
+        )?;
+    }
+    Ok(buckets)
+}
+
 /// Bucket counts of the sharded sections.
 struct Buckets {
     terms: usize,
     words: usize,
     spelling: usize,
+    translations: usize,
 }
 
 /// The inverted file: its centroids, then each list's documents with their vectors.
@@ -240,6 +285,12 @@ fn manifest(explore: &Explore, index: &Index, method: &Method, buckets: Buckets)
         "cheapest_weight": CHEAPEST_WEIGHT,
         "terms": {"hash": "fnv1a32", "buckets": buckets.terms, "path": "explore/terms/{bucket}.json"},
         "spelling": {"hash": "fnv1a32", "buckets": buckets.spelling, "path": "explore/spelling/{bucket}.json"},
+        "translations": {
+            "hash": "fnv1a32",
+            "buckets": buckets.translations,
+            "path": "explore/translations/{bucket}.json",
+            "table_sha256": translations_sha256(),
+        },
         "words": {
             "hash": "fnv1a32",
             "buckets": buckets.words,
