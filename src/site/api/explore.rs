@@ -175,17 +175,7 @@ fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     for (triple, ids) in &s.triples {
         shards[bucket(triple, buckets)].insert(triple, ids.iter().map(|&i| s.words[i as usize].0.as_str()).collect());
     }
-    for (start, batch) in shards.chunks(BUCKETS_PER_BATCH).enumerate() {
-        sink(
-            batch
-                .iter()
-                .enumerate()
-                .map(|(i, shard)| {
-                    (format!("api/explore/spelling/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(shard))
-                })
-                .collect(),
-        )?;
-    }
+    write_shards(&shards, "spelling", sink)?;
     Ok(buckets)
 }
 
@@ -202,18 +192,24 @@ fn write_translations(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     for (word, read_as) in pairs {
         shards[bucket(word, buckets)].insert(word, read_as);
     }
+    write_shards(&shards, "translations", sink)?;
+    Ok(buckets)
+}
+
+/// Hands `shards` to the sink as `api/explore/{section}/{bucket}.json`, a batch at a time.
+fn write_shards<T: serde::Serialize>(shards: &[T], section: &str, sink: Sink) -> Result<(), Error> {
     for (start, batch) in shards.chunks(BUCKETS_PER_BATCH).enumerate() {
         sink(
             batch
                 .iter()
                 .enumerate()
                 .map(|(i, shard)| {
-                    (format!("api/explore/translations/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(shard))
+                    (format!("api/explore/{section}/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(shard))
                 })
                 .collect(),
         )?;
     }
-    Ok(buckets)
+    Ok(())
 }
 
 /// Bucket counts of the sharded sections.
