@@ -3,24 +3,22 @@
 //! logic exists once. Each check must never panic on any bytes; a panic (including a
 //! failed `assert!`) is a finding.
 //!
-//! Included with `#[path = "..."] mod checks;`, so it may only use `x402dir`,
+//! Included with `#[path = "..."] mod checks;`, so it may only use the `catalogue` and `method` crates,
 //! `serde_json` and `std`.
 #![allow(dead_code)]
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use catalogue::import::import_bytes;
+use catalogue::model::{Resource, MAX_ACCEPTS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, MAX_TAGS, MAX_URL_BYTES};
+use catalogue::snapshot::{Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
+use method::answer::{answer, checked_answer};
+use method::index::Index;
+use method::normalise::{contains_word, normalise, normalise_fields, words};
+use method::query::{tokenise, Filters, MAX_LIMIT, MAX_TOKENS, MIN_TOKEN_CHARS};
+use method::Method;
 use serde_json::Value;
-use x402dir::catalogue::import::import_bytes;
-use x402dir::catalogue::model::{
-    Resource, MAX_ACCEPTS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, MAX_TAGS, MAX_URL_BYTES,
-};
-use x402dir::catalogue::snapshot::{Header, Snapshot, Source, FORMAT_NAME, FORMAT_VERSION};
-use x402dir::method::answer::{answer, checked_answer};
-use x402dir::method::index::Index;
-use x402dir::method::normalise::{contains_word, normalise, normalise_fields, words};
-use x402dir::method::query::{tokenise, Filters, MAX_LIMIT, MAX_TOKENS, MIN_TOKEN_CHARS};
-use x402dir::method::Method;
 
 /// The date every synthetic snapshot carries.
 pub const SNAPSHOT_DATE: &str = "2026-08-20";

@@ -1,11 +1,11 @@
 // The query composer: answers a query in the browser (or Node) from the static JSON API
 // of one snapshot (docs/static-api.md), by exactly the rule of the Rust code
-// (src/method/): same tokens, same filters, same order, same answer envelope.
+// (crates/method/src/): same tokens, same filters, same order, same answer envelope.
 // Plain ES module, no dependencies, no build step.
 
 import { WORD, LOWER, LOWER_MULTI } from "./chars.js";
 // Every limit, version and sentence of the rule comes from the Rust code, through this
-// generated module (src/site/composer_rules.rs): none is spelled here.
+// generated module (crates/xtask/src/rules.rs): none is spelled here.
 import {
   API_VERSION,
   DEFAULT_LIMIT,
@@ -39,7 +39,7 @@ export { METHOD_VERSION };
 // ---------------------------------------------------------------------------------------
 // Character tables. Never the browser's own Unicode (toLowerCase, \p{…}): its version
 // differs from Rust's, and one differing character would change an answer. The encoding
-// is documented in src/site/chars.rs.
+// is documented in crates/xtask/src/chars.rs.
 
 const base36 = (s) => (s.startsWith("-") ? -parseInt(s.slice(1), 36) : parseInt(s, 36));
 
@@ -92,7 +92,7 @@ function isWordChar(cp) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Normalising and tokenising (content/method.md#normalisation, #query), as src/method/normalise.rs.
+// Normalising and tokenising (content/method.md#normalisation, #query), as crates/method/src/normalise.rs.
 
 /** Calls emit(word, lengthInCodePoints) for each lower-cased word of `text`, in order. */
 function forEachWord(text, emit) {
@@ -157,7 +157,7 @@ export function tokeniseExcept(query, skip) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Exact decimals (src/method/assets.rs). Prices are compared as BigInt fractions so that
+// Exact decimals (crates/method/src/assets.rs). Prices are compared as BigInt fractions so that
 // no float ever decides whether a resource is inside a price filter.
 
 /** units / 10^scale from well-formed decimal text ("0.01", "5", ".5"). */
@@ -200,7 +200,7 @@ export function compareDecimals(a, b) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Filters (content/method.md#filters), as Filters::parse in src/method/query.rs.
+// Filters (content/method.md#filters), as Filters::parse in crates/method/src/query.rs.
 
 /** Rust's `{:?}` of a string, as FilterError quotes the rejected value. */
 function debugQuote(text) {
@@ -771,14 +771,14 @@ function clip(text, max = 200) {
 }
 
 /** "1.003" and "(670 calls / 668 payers)": a ratio is never shown without its two
- * counts (empty only when a count is missing), as src/site/pages/mod.rs ratio_and_counts. */
+ * counts (empty only when a count is missing), as crates/site/src/pages/mod.rs ratio_and_counts. */
 export function ratioAndCounts(row) {
   const { calls_per_payer: ratio, calls_30d: calls, unique_payers_30d: payers } = row;
   if (calls === null || payers === null) return [DASH, ""];
   return [ratio === null ? DASH : ratio.toFixed(3), `(${calls} calls / ${payers} payers)`];
 }
 
-/** Rust's short_title (src/site/pages/mod.rs): the URL's host and last path part. */
+/** Rust's short_title (crates/site/src/pages/mod.rs): the URL's host and last path part. */
 export function shortTitle(url) {
   const scheme = url.indexOf("://");
   let rest = scheme < 0 ? url : url.slice(scheme + 3);

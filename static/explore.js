@@ -1,5 +1,5 @@
 // Explore mode: ranks a need phrased in any words from the snapshot's explore API
-// (docs/static-api.md, "Explore"), exactly as `x402dir explore` does (src/explore/):
+// (docs/static-api.md, "Explore"), exactly as `x402dir explore` does (crates/explore/src/):
 // BM25 and word-vector lists, fused by reciprocal rank, nudged by payers, recency and
 // price. Explore is not the directory's answer; the method's rule (composer.js) is.
 //

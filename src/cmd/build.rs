@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use x402dir::catalogue::snapshot;
-use x402dir::method::Method;
-use x402dir::site::published::{self, Verdict};
-use x402dir::{site, timings, Error};
+use catalogue::snapshot;
+use catalogue::{timings, Error};
+use method::Method;
+use publish::lock::{Policy, Verdict, DEFAULT_LOCK};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<(), Error> {
     let lock = match (lock, no_lock) {
         (_, true) => None,
         (Some(lock), false) => Some(lock),
-        (None, false) => default_folder.then(|| PathBuf::from(published::DEFAULT_LOCK)),
+        (None, false) => default_folder.then(|| PathBuf::from(DEFAULT_LOCK)),
     };
     if lock.is_none() && (locked || !republish.is_empty()) {
         return Err(Error::Refused(
@@ -68,9 +68,8 @@ pub fn run(args: Args) -> Result<(), Error> {
         return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
     }
     let started = Instant::now();
-    let options =
-        site::Options { max_files, lock: lock.clone(), policy: published::Policy { republish, frozen: locked } };
-    let (built, cleanup) = site::build_then_clean(&paths, &out, &Method::embedded(), &options)?;
+    let options = publish::Options { max_files, lock: lock.clone(), policy: Policy { republish, frozen: locked } };
+    let (built, cleanup) = publish::build_then_clean(&paths, &out, &Method::embedded(), &options)?;
     for b in &built {
         let locked = match &b.lock {
             None => String::new(),

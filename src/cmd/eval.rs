@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use x402dir::catalogue::snapshot;
-use x402dir::explore::eval::{self, Baseline, GoldenSet};
-use x402dir::explore::vectors::VectorTable;
-use x402dir::Error;
+use catalogue::snapshot;
+use catalogue::Error;
+use explore::eval::{self, Baseline, GoldenSet};
+use explore::vectors::VectorTable;
 
 use super::load_index;
 

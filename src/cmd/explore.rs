@@ -1,10 +1,10 @@
 //! `x402dir explore`: BM25 and word vectors fused by rank, beside the method's answer.
 
-use x402dir::explore::answer::explore;
-use x402dir::explore::vectors::VectorTable;
-use x402dir::explore::Explore;
-use x402dir::method::query::Filters;
-use x402dir::Error;
+use catalogue::Error;
+use explore::answer::explore;
+use explore::vectors::VectorTable;
+use explore::Explore;
+use method::query::Filters;
 
 use super::{terminal, SnapshotChoice};
 

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use x402dir::catalogue::{fetch, import, snapshot};
-use x402dir::Error;
+use catalogue::Error;
+use catalogue::{fetch, import, snapshot};
 
 use super::today;
 

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use x402dir::catalogue::{import, snapshot};
-use x402dir::Error;
+use catalogue::Error;
+use catalogue::{import, snapshot};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,8 +1,8 @@
 //! `x402dir mcp`: the snapshot served to agents over MCP on stdin and stdout.
 
-use x402dir::mcp::Server;
-use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
-use x402dir::Error;
+use catalogue::Error;
+use mcp::Server;
+use method::{Method, DISCOVERY_METHOD_VERSION};
 
 use super::SnapshotChoice;
 

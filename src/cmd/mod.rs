@@ -17,10 +17,10 @@ pub mod vocabulary;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use x402dir::catalogue::snapshot;
-use x402dir::method::index::Index;
-use x402dir::method::Method;
-use x402dir::{site, Error};
+use catalogue::snapshot;
+use catalogue::Error;
+use method::index::Index;
+use method::Method;
 
 /// Reports a command's failure and turns it into the exit status. `json`: the command
 /// was asked for JSON, so the error is printed on standard output in JSON as well.
@@ -85,7 +85,7 @@ pub fn load_index(path: Option<PathBuf>, snapshots_dir: &Path) -> Result<(Index,
 /// The index of every snapshot stored in `snapshots_dir`, oldest first.
 pub fn stored_indexes(snapshots_dir: &Path) -> Result<Vec<Index>, Error> {
     let method = Method::embedded();
-    site::indexes_with_history(&snapshot::list(snapshots_dir)?, &method)
+    method::index::indexes_with_history(&snapshot::list(snapshots_dir)?, &method)
 }
 
 /// Today's date, UTC, YYYY-MM-DD.

@@ -1,8 +1,8 @@
 //! `x402dir query`: the directory method's answer to a query.
 
-use x402dir::method::answer::checked_answer;
-use x402dir::method::query::{FilterText, Filters};
-use x402dir::Error;
+use catalogue::Error;
+use method::answer::checked_answer;
+use method::query::{FilterText, Filters};
 
 use super::{terminal, SnapshotChoice};
 

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use x402dir::serve::{self, Server, Site};
-use x402dir::Error;
+use catalogue::Error;
+use serve::{self, Server, Site};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use x402dir::catalogue::snapshot;
-use x402dir::catalogue::synth::{Plan, Vocabulary};
-use x402dir::Error;
+use catalogue::snapshot;
+use catalogue::synth::{Plan, Vocabulary};
+use catalogue::Error;
 
 use super::{stored_indexes, today};
 

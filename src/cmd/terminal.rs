@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
-use x402dir::explore::answer::ExploreAnswer;
-use x402dir::method::answer::Answer;
-use x402dir::method::view::{clip, Listing};
+use explore::answer::ExploreAnswer;
+use method::answer::Answer;
+use method::view::{clip, Listing};
 
 /// Replaces control characters (C0, DEL, C1) and bidi/zero-width format characters
 /// with U+FFFD, so foreign text cannot move the cursor or reorder a line.

@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use x402dir::catalogue::snapshot;
-use x402dir::explore::vocabulary::corpus_words;
-use x402dir::Error;
+use catalogue::snapshot;
+use catalogue::Error;
+use explore::vocabulary::corpus_words;
 
 use super::stored_indexes;
 

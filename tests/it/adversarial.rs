@@ -5,12 +5,11 @@ use std::fs;
 use std::path::PathBuf;
 
 use crate::common::{self, html, repo_root, temp_dir, verdicts, TempDir};
+use catalogue::import::import_file;
+use method::corrections::Corrections;
+use method::index::Index;
+use method::Method;
 use serde_json::Value;
-use x402dir::catalogue::import::import_file;
-use x402dir::method::corrections::Corrections;
-use x402dir::method::index::Index;
-use x402dir::method::Method;
-use x402dir::site;
 
 const VICTIM: &str = "https://victim.example/api/weather";
 const OWNER: &str = "0xaaaa000000000000000000000000000000000001";
@@ -35,8 +34,8 @@ fn hostile_snapshots(name: &str) -> (TempDir, Vec<PathBuf>) {
 fn build(name: &str, method: &Method) -> (TempDir, Vec<Index>) {
     let (root, paths) = hostile_snapshots(name);
     let out = root.join("out").join("public");
-    site::build(&paths, &out, method).unwrap();
-    (root, site::indexes_with_history(&paths, method).unwrap())
+    publish::build(&paths, &out, method).unwrap();
+    (root, method::index::indexes_with_history(&paths, method).unwrap())
 }
 
 #[test]
@@ -264,7 +263,7 @@ fn malformed_numbers_and_huge_fields_are_dropped_and_reported() {
 #[test]
 fn invalid_utf8_loses_only_the_bad_bytes() {
     let (_root, paths) = hostile_snapshots("adv-utf8");
-    let snap = x402dir::catalogue::snapshot::Snapshot::read(&paths[1]).unwrap();
+    let snap = catalogue::snapshot::Snapshot::read(&paths[1]).unwrap();
     assert!(snap.header.notes.iter().any(|n| n.contains("invalid UTF-8")), "{:?}", snap.header.notes);
     let item = snap.items.iter().find(|i| i["resource"] == "https://numbers.example/float").unwrap();
     assert_eq!(item["description"], "fractional \u{fffd}\u{fffd} counters");
@@ -291,7 +290,8 @@ fn the_build_s_running_ledger_judges_as_reading_each_history_does() {
         real.clone(),
         vec![real[2].clone(), real[0].clone()],
     ] {
-        let running: Vec<_> = site::indexes_with_history(&paths, &method).unwrap().iter().map(judged).collect();
+        let running: Vec<_> =
+            method::index::indexes_with_history(&paths, &method).unwrap().iter().map(judged).collect();
         let each: Vec<_> = paths.iter().map(|p| judged(&Index::read(p, &method).unwrap())).collect();
         assert_eq!(running, each, "{paths:?}");
     }

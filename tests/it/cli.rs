@@ -45,7 +45,7 @@ fn query_json_answers_from_the_newest_complete_snapshot() {
         .filter_map(|e| {
             let path = e.unwrap().path();
             let name = path.file_name()?.to_str()?.strip_suffix(".json")?.to_owned();
-            x402dir::catalogue::snapshot::read_header(&path).ok().filter(|h| h.complete).map(|_| name)
+            catalogue::snapshot::read_header(&path).ok().filter(|h| h.complete).map(|_| name)
         })
         .collect();
     complete.sort();
@@ -62,8 +62,8 @@ fn query_json_answers_from_the_newest_complete_snapshot() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["meta"]["snapshot"]["usage_counters"], false);
-    assert_eq!(v["meta"]["snapshot"]["notices"], serde_json::json!([x402dir::method::answer::NO_USAGE_COUNTERS]));
-    assert_eq!(v["meta"]["method"]["version"], x402dir::method::DISCOVERY_METHOD_VERSION);
+    assert_eq!(v["meta"]["snapshot"]["notices"], serde_json::json!([method::answer::NO_USAGE_COUNTERS]));
+    assert_eq!(v["meta"]["method"]["version"], method::DISCOVERY_METHOD_VERSION);
     assert_eq!(v["meta"]["query"]["tokens"], serde_json::json!(["ethereum"]));
     assert_eq!(v["meta"]["limits"].as_array().unwrap().len(), 3);
     let data = v["data"].as_array().unwrap();
@@ -202,7 +202,7 @@ fn synth_writes_a_marked_reproducible_snapshot_and_never_among_the_real_ones() {
     assert!(a.status.success() && b.status.success(), "{}", stderr(&a));
     let bytes = |sub: &str| std::fs::read(dir.join(sub).join("2026-11-30.json")).unwrap();
     assert_eq!(bytes("a"), bytes("b"), "same seed, same bytes");
-    let snap = x402dir::catalogue::snapshot::Snapshot::read(&dir.join("a/2026-11-30.json")).unwrap();
+    let snap = catalogue::snapshot::Snapshot::read(&dir.join("a/2026-11-30.json")).unwrap();
     assert_eq!(snap.items.len(), 400);
     assert_eq!(snap.header.source.via, "synth");
     assert!(snap.header.notes[0].starts_with("SYNTHETIC"));

@@ -9,12 +9,12 @@ use std::process::Command;
 
 use crate::common::prerequisites::{self, Need};
 use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
+use method::answer::checked_answer;
+use method::index::Index;
+use method::query::{FilterText, Filters};
+use method::{Method, DISCOVERY_METHOD_VERSION};
 use serde_json::{json, Value};
-use x402dir::method::answer::checked_answer;
-use x402dir::method::index::Index;
-use x402dir::method::query::{FilterText, Filters};
-use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
-use x402dir::site::{self, api::method as shards};
+use site::{self, api::method as shards};
 
 const NOISE: &[&str] = &[" ", "  ", "-", "/", ".", "!?", "🚀", "→", "\u{200B}", "_", "’", ",", "\t"];
 const ODD: &[&str] = &[
@@ -282,10 +282,10 @@ fn composer_and_rust_agree_on_generated_queries() {
     let out = temp_dir("differential").at("public");
     let paths: Vec<_> = REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
     let method = Method::embedded();
-    site::build(&paths, &out, &method).unwrap();
+    publish::build(&paths, &out, &method).unwrap();
     let (mut compared, mut nonempty, mut withheld) = (0, 0, 0);
     // The same indexes the build made: each snapshot judged with its history.
-    let indexes = site::indexes_with_history(&paths, &method).unwrap();
+    let indexes = method::index::indexes_with_history(&paths, &method).unwrap();
     for (n, (date, index)) in REAL_DATES.iter().zip(&indexes).enumerate() {
         let seed = 0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1);
         let (c, e, w) = compare(&out.join(date).join("api"), index, &method, seed, 520, out.parent().unwrap());
@@ -319,11 +319,11 @@ fn composer_and_rust_agree_where_posting_lists_are_split() {
     let path = scratch.join("snapshots/2026-11-01.json");
     let out = scratch.join("public");
     let method = Method::embedded();
-    site::build(std::slice::from_ref(&path), &out, &method).unwrap();
+    publish::build(std::slice::from_ref(&path), &out, &method).unwrap();
     let api = out.join("2026-11-01/api");
     let parts = fs::read_dir(api.join("shards/parts")).map(|d| d.count()).unwrap_or(0);
     assert!(parts >= 3, "only {parts} split lists: the test would not reach the parts");
-    let index = site::indexes_with_history(std::slice::from_ref(&path), &method).unwrap().remove(0);
+    let index = method::index::indexes_with_history(std::slice::from_ref(&path), &method).unwrap().remove(0);
     let (compared, nonempty, _) = compare(&api, &index, &method, 0x5EED, 400, &scratch);
     assert!(compared >= 400, "{compared}");
     assert!(nonempty >= 100, "only {nonempty} token queries with results");
@@ -336,7 +336,7 @@ fn composer_reports_source_unavailable_not_an_empty_list() {
     }
     let out = temp_dir("differential-unavailable").at("public");
     let method = Method::embedded();
-    site::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &method).unwrap();
+    publish::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &method).unwrap();
     let api = out.join("2026-08-20/api");
     let queries = out.parent().unwrap().join("q.json");
     fs::write(&queries, r#"[{"text": "ens", "max_price": null, "network": null, "limit": null}]"#).unwrap();
@@ -377,8 +377,8 @@ fn composer_states_the_rule_and_filter_errors_as_rust_does() {
     let out = scratch.join("public");
     let method = Method::embedded();
     let path = repo_root().join("content/snapshots/2026-08-20.json");
-    site::build(std::slice::from_ref(&path), &out, &method).unwrap();
-    let index = site::indexes_with_history(std::slice::from_ref(&path), &method).unwrap().remove(0);
+    publish::build(std::slice::from_ref(&path), &out, &method).unwrap();
+    let index = method::index::indexes_with_history(std::slice::from_ref(&path), &method).unwrap().remove(0);
     let texts = ["", "a b !!!", "ens", "Token PRICE", "one two three four five six seven eight nine ten x"];
     let nines = "9".repeat(30);
     let too_many_digits = "9".repeat(31);

@@ -6,24 +6,23 @@ use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
 
 use crate::common::{repo_root, temp_dir};
+use explore::answer::explore;
+use explore::eval::{self, Baseline, GoldenSet};
+use explore::translations::Translations;
+use explore::vectors::VectorTable;
+use explore::words::{explore_words, is_stopword};
+use explore::Explore;
+use method::answer::answer;
+use method::index::Index;
+use method::query::Filters;
+use method::Method;
 use serde_json::Value;
-use x402dir::explore::answer::explore;
-use x402dir::explore::eval::{self, Baseline, GoldenSet};
-use x402dir::explore::translations::Translations;
-use x402dir::explore::vectors::VectorTable;
-use x402dir::explore::words::{explore_words, is_stopword};
-use x402dir::explore::Explore;
-use x402dir::method::answer::answer;
-use x402dir::method::index::Index;
-use x402dir::method::query::Filters;
-use x402dir::method::Method;
-use x402dir::site;
 
 /// The 2025-12-31 index, judged with its history as the build judges it.
 fn december() -> Index {
     let paths: Vec<_> =
         ["2025-12-18", "2025-12-31"].iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
-    site::indexes_with_history(&paths, &Method::embedded()).unwrap().remove(1)
+    method::index::indexes_with_history(&paths, &Method::embedded()).unwrap().remove(1)
 }
 
 fn mentions(row: &Value, word: &str) -> bool {
@@ -112,11 +111,11 @@ fn explore_and_the_method_answer_stay_apart() {
     let ex = Explore::build(&index, table);
     let e = serde_json::to_value(explore(&ex, &index, &method, table, "weather", 10)).unwrap();
     let m = serde_json::to_value(answer(&index, &method, "weather", &Filters::default())).unwrap();
-    assert_eq!(e["meta"]["explore"]["version"], x402dir::explore::EXPLORE_VERSION);
+    assert_eq!(e["meta"]["explore"]["version"], explore::EXPLORE_VERSION);
     assert!(e["meta"]["explore"]["url"]
         .as_str()
         .unwrap()
-        .ends_with(&format!("/explore/{}/", x402dir::explore::EXPLORE_VERSION)));
+        .ends_with(&format!("/explore/{}/", explore::EXPLORE_VERSION)));
     assert!(e["meta"]["not_the_method_answer"].as_str().unwrap().contains("not the directory's answer"));
     assert!(m["meta"].get("explore").is_none());
     for row in m["data"].as_array().unwrap() {
@@ -167,7 +166,7 @@ fn stopwords_never_reach_the_explore_index_and_withheld_words_do() {
     assert!(ex.bm25.postings.contains_key("mandatory"), "withheld words are left out of explore");
     // The dense side reads published text only (content/explore.md#document): the
     // withheld words are in BM25's documents, never in what a vector is made of.
-    let corpus = x402dir::explore::corpus::Corpus::of_index(&index);
+    let corpus = explore::corpus::Corpus::of_index(&index);
     let mut checked = 0;
     for (i, e) in index.entries.iter().enumerate().filter(|(_, e)| e.withheld.is_some()) {
         let words = |ids: &[u32]| ids.iter().map(|&w| corpus.vocabulary[w as usize].clone()).collect::<Vec<_>>();
@@ -282,14 +281,14 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     for row in data {
         let e = index.entries.iter().find(|e| e.resource.url == row["resource"].as_str().unwrap()).unwrap();
         let price = e.min_price_usd.unwrap();
-        assert!(price.cmp_exact(&x402dir::method::assets::Decimal::new(5, 3)).is_le(), "{}", e.resource.url);
+        assert!(price.cmp_exact(&method::assets::Decimal::new(5, 3)).is_le(), "{}", e.resource.url);
         assert!(e.networks.iter().any(|n| n == "eip155:8453") && !e.testnets_only);
     }
     // No word understood: nothing listed, and the answer says so.
     let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["meta"]["query"]["not_understood"], serde_json::json!(["视频生成"]));
-    assert_eq!(v["meta"]["query"]["rule"], x402dir::explore::answer::RULE_NOT_UNDERSTOOD);
+    assert_eq!(v["meta"]["query"]["rule"], explore::answer::RULE_NOT_UNDERSTOOD);
     assert_eq!(v["data"], serde_json::json!([]));
     let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("No word of the query was understood"));

@@ -10,17 +10,16 @@ use std::process::Command;
 
 use crate::common::prerequisites::{self, Need};
 use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
+use catalogue::snapshot::Snapshot;
+use explore::answer::explore;
+use explore::eval::GoldenSet;
+use explore::translations::Translations;
+use explore::vectors::VectorTable;
+use explore::{Explore, EXPLORE_VERSION};
+use method::index::Index;
+use method::query::Filters;
+use method::Method;
 use serde_json::{json, Value};
-use x402dir::catalogue::snapshot::Snapshot;
-use x402dir::explore::answer::explore;
-use x402dir::explore::eval::GoldenSet;
-use x402dir::explore::translations::Translations;
-use x402dir::explore::vectors::VectorTable;
-use x402dir::explore::{Explore, EXPLORE_VERSION};
-use x402dir::method::index::Index;
-use x402dir::method::query::Filters;
-use x402dir::method::Method;
-use x402dir::site;
 
 /// English words a need might be phrased in that are unlikely to be in listings.
 const PLAIN: &[&str] = &[
@@ -118,7 +117,7 @@ fn with_synthetic_counters(dir: &Path) -> std::path::PathBuf {
     snap.header.notes.push("synthetic counters for tests: derived from each URL, not observed".into());
     for item in &mut snap.items {
         let url = item["resource"].as_str().unwrap_or("").to_owned();
-        let h = x402dir::hash::fnv1a32(&url) as u64;
+        let h = catalogue::hash::fnv1a32(&url) as u64;
         if h % 5 != 0 {
             item["quality"] = json!({
                 "l30DaysUniquePayers": h % 40,
@@ -208,8 +207,8 @@ fn explore_js_and_rust_agree() {
     let synthetic_dir = scratch.join("synthetic");
     fs::create_dir_all(&synthetic_dir).unwrap();
     paths.push(with_synthetic_counters(&synthetic_dir));
-    site::build(&paths, &out, &method).unwrap();
-    let indexes = site::indexes_with_history(&paths, &method).unwrap();
+    publish::build(&paths, &out, &method).unwrap();
+    let indexes = method::index::indexes_with_history(&paths, &method).unwrap();
     let golden: Vec<Value> =
         GoldenSet::embedded().unwrap().queries.iter().map(|q| json!({"text": q.query, "limit": null})).collect();
     let (mut total_nonempty, mut total_withheld) = (0, 0);
@@ -240,7 +239,7 @@ fn explore_js_reports_a_missing_or_foreign_index_as_unavailable() {
     }
     let scratch = temp_dir("explore-unavailable");
     let out = scratch.join("public");
-    site::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &Method::embedded()).unwrap();
+    publish::build(&[repo_root().join("content/snapshots/2026-08-20.json")], &out, &Method::embedded()).unwrap();
     let api = out.join("2026-08-20/api");
     let q = [json!({"text": "token balance", "limit": null})];
     assert!(run_node(&api, &q, &scratch)[0]["data"].as_array().is_some_and(|d| !d.is_empty()));

@@ -12,9 +12,9 @@ use crate::common::catalogue_server::{Action, CatalogueServer};
 use crate::common::hostile_server::{write_forever, Asked, HostileServer};
 use crate::common::memory::{self, Run};
 use crate::common::{repo_root, temp_dir, TempDir};
+use catalogue::fetch::{fetch, FetchRequest, Progress, WalkConfig};
+use catalogue::snapshot::Snapshot;
 use serde_json::{json, Value};
-use x402dir::catalogue::fetch::{fetch, FetchRequest, Progress, WalkConfig};
-use x402dir::catalogue::snapshot::Snapshot;
 
 /// A script helper: true for the first `n` requests of `offset`, false after.
 fn first_tries(n: usize) -> impl Fn(u64, u64) -> bool + Send + Sync {

@@ -6,10 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::common::{self, item, synthetic_snapshot, temp_dir, TempDir};
+use method::index::Index;
+use method::Method;
 use serde_json::Value;
-use x402dir::method::index::Index;
-use x402dir::method::Method;
-use x402dir::site;
 
 const A: &str = "https://a.example/quote";
 const B: &str = "https://b.example/lookup";
@@ -104,7 +103,7 @@ fn feed(xml: &str) -> (String, Vec<(String, String, String)>) {
 fn each_feed_lists_what_is_new_since_the_snapshot_before() {
     let (dir, paths) = three_weeks("feeds");
     let out = dir.join("public");
-    site::build(&paths, &out, &Method::embedded()).unwrap();
+    publish::build(&paths, &out, &Method::embedded()).unwrap();
     let base = Method::embedded().site.base_url.clone();
 
     let (subtitle, entries) = feed(&read(out.join("2026-03-01/feed.xml")));
@@ -183,7 +182,7 @@ fn bars(page: &str) -> Vec<Vec<(String, u64)>> {
 fn a_resource_page_shows_its_counts_in_every_snapshot_up_to_its_own() {
     let (dir, paths) = three_weeks("history");
     let out = dir.join("public");
-    site::build(&paths, &out, &Method::embedded()).unwrap();
+    publish::build(&paths, &out, &Method::embedded()).unwrap();
     let a = slug_in(&paths[2], A);
     let page = read(out.join(format!("2026-03-15/r/{a}/index.html")));
     assert_eq!(
@@ -235,9 +234,9 @@ fn a_resource_page_shows_its_counts_in_every_snapshot_up_to_its_own() {
 fn a_snapshot_built_alone_is_byte_identical_to_the_same_snapshot_built_with_the_others() {
     let (dir, paths) = three_weeks("alone");
     let together = dir.join("together");
-    site::build(&paths, &together, &Method::embedded()).unwrap();
+    publish::build(&paths, &together, &Method::embedded()).unwrap();
     let alone = dir.join("alone");
-    site::build(&paths[2..], &alone, &Method::embedded()).unwrap();
+    publish::build(&paths[2..], &alone, &Method::embedded()).unwrap();
     let files = |root: &Path| {
         let root = root.join("2026-03-15");
         common::all_files(&root)
@@ -269,7 +268,7 @@ fn a_history_shows_at_most_twelve_snapshots() {
             .collect(),
     );
     let out = dir.join("public");
-    site::build(&paths, &out, &Method::embedded()).unwrap();
+    publish::build(&paths, &out, &Method::embedded()).unwrap();
     let page = read(out.join(format!("2026-04-14/r/{}/index.html", slug_in(&paths[13], A))));
     let rows = history_rows(&page);
     let firsts: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use crate::common::memory::{self, Run};
 use crate::common::{repo_root, temp_dir};
+use catalogue::snapshot;
 use serde_json::Value;
-use x402dir::catalogue::snapshot;
 
 /// The real December items, each made distinct by its URL, repeated until the dump
 /// has `bytes`: an API page `{items, pagination}` whose total is its item count.

@@ -1,6 +1,8 @@
-//! The library's layers (README, "Layout"): each module uses only its own layer and
-//! those below it, and no two modules use each other. Read off the source, so that a
-//! `use` that reaches up fails here rather than in a reviewer's reading.
+//! The layers (docs/layout.md): a crate per layer, each listing only crates of layers
+//! below its own, so the compiler refuses a `use` that reaches up. What the compiler
+//! cannot see is checked here: that the manifests keep that order (a dependency added
+//! the wrong way round between two crates that do not yet form a cycle), and that no
+//! two modules of one crate use each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -9,21 +11,63 @@ use regex::Regex;
 
 use crate::common::repo_root;
 
-/// A top-level module's layer: lower numbers are further down.
-fn layer(top: &str) -> Option<u8> {
-    Some(match top {
-        "lib" | "error" | "config" | "hash" | "timings" | "Error" => 0,
-        "catalogue" => 1,
-        "method" => 2,
-        "explore" => 3,
-        "site" | "mcp" | "serve" => 4,
-        _ => return None,
-    })
+/// Each crate's layer: a crate may depend only on crates of a lower number.
+const LAYERS: [(&str, u8); 9] = [
+    ("catalogue", 0),
+    ("method", 1),
+    ("explore", 2),
+    ("site", 3),
+    ("serve", 3),
+    ("mcp", 3),
+    ("publish", 4),
+    ("xtask", 5),
+    ("x402dir", 6),
+];
+
+fn layer(name: &str) -> Option<u8> {
+    LAYERS.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
 }
 
-/// Every library source file as its module path (`method::names`), with its text less
-/// its unit tests (tests may reach anywhere).
-fn library_modules() -> BTreeMap<String, String> {
+/// Each workspace crate's folder, by package name.
+fn crates() -> BTreeMap<String, std::path::PathBuf> {
+    let mut out = BTreeMap::new();
+    out.insert("x402dir".to_owned(), repo_root());
+    for entry in std::fs::read_dir(repo_root().join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let manifest: toml::Table = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap().parse().unwrap();
+        let name = manifest["package"]["name"].as_str().unwrap().to_owned();
+        out.insert(name, dir);
+    }
+    out
+}
+
+/// The workspace crates a manifest lists as dependencies (not dev-dependencies: a test
+/// may reach anywhere).
+fn internal_dependencies(dir: &Path, workspace: &BTreeMap<String, std::path::PathBuf>) -> Vec<String> {
+    let manifest: toml::Table = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap().parse().unwrap();
+    let Some(deps) = manifest.get("dependencies").and_then(|d| d.as_table()) else { return Vec::new() };
+    deps.keys().filter(|k| workspace.contains_key(*k)).cloned().collect()
+}
+
+#[test]
+fn each_crate_lists_only_crates_of_lower_layers() {
+    let workspace = crates();
+    assert!(workspace.len() >= 9, "every crate found: {:?}", workspace.keys());
+    let mut upward = Vec::new();
+    for (name, dir) in &workspace {
+        let own = layer(name).unwrap_or_else(|| panic!("crate {name} has no layer: add it to LAYERS"));
+        for dep in internal_dependencies(dir, &workspace) {
+            if layer(&dep).is_none_or(|l| l >= own) {
+                upward.push(format!("{name} depends on {dep}"));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "dependencies that reach up or across a layer:\n{}", upward.join("\n"));
+}
+
+/// Every source file of one crate as its module path (`api::method`), with its text less
+/// its unit tests.
+fn modules(src: &Path) -> BTreeMap<String, String> {
     fn walk(dir: &Path, src: &Path, out: &mut BTreeMap<String, String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -33,18 +77,16 @@ fn library_modules() -> BTreeMap<String, String> {
             }
             let rel = path.strip_prefix(src).unwrap().with_extension("");
             let rel = rel.to_str().unwrap().replace('\\', "/");
-            if rel == "main" || rel.starts_with("cmd/") {
-                continue; // the command line sits on top of every layer
-            }
-            let module = rel.trim_end_matches("/mod").replace('/', "::");
+            let module = match rel.as_str() {
+                "lib" | "main" => String::new(),
+                other => other.trim_end_matches("/mod").replace('/', "::"),
+            };
             let text = std::fs::read_to_string(&path).unwrap();
-            let text = text.split("#[cfg(test)]").next().unwrap().to_owned();
-            out.insert(module, text);
+            out.insert(module, text.split("#[cfg(test)]").next().unwrap().to_owned());
         }
     }
-    let src = repo_root().join("src");
     let mut out = BTreeMap::new();
-    walk(&src, &src, &mut out);
+    walk(src, src, &mut out);
     out
 }
 
@@ -69,7 +111,9 @@ fn edges(modules: &BTreeMap<String, String>) -> BTreeSet<(String, String)> {
                 }
             }));
         for target in named.filter_map(|t| resolve(&t)) {
-            let nested = target.starts_with(&format!("{module}::")) || module.starts_with(&format!("{target}::"));
+            let nested = module.is_empty()
+                || target.starts_with(&format!("{module}::"))
+                || module.starts_with(&format!("{target}::"));
             if &target != module && !nested {
                 out.insert((module.clone(), target));
             }
@@ -79,41 +123,31 @@ fn edges(modules: &BTreeMap<String, String>) -> BTreeSet<(String, String)> {
 }
 
 #[test]
-fn no_module_uses_a_layer_above_its_own() {
-    let modules = library_modules();
-    assert!(modules.contains_key("method::names") && modules.contains_key("site::api::method"), "source walked");
-    let mut upward = Vec::new();
-    for (from, to) in edges(&modules) {
-        let top = |m: &str| m.split("::").next().unwrap().to_owned();
-        let (a, b) = (layer(&top(&from)), layer(&top(&to)));
-        assert!(a.is_some() && b.is_some(), "a module of no known layer: {from} or {to}; add it to layer()");
-        if a < b {
-            upward.push(format!("{from} uses {to}"));
+fn no_two_modules_of_a_crate_use_each_other() {
+    let mut mutual = Vec::new();
+    for (name, dir) in crates() {
+        let edges = edges(&modules(&dir.join("src")));
+        for (a, b) in &edges {
+            if a < b && edges.contains(&(b.clone(), a.clone())) {
+                mutual.push(format!("{name}: {a} <-> {b}"));
+            }
         }
     }
-    assert!(upward.is_empty(), "uses that reach up a layer:\n{}", upward.join("\n"));
-}
-
-#[test]
-fn no_two_modules_use_each_other() {
-    let edges = edges(&library_modules());
-    let mutual: Vec<String> = edges
-        .iter()
-        .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
-        .map(|(a, b)| format!("{a} <-> {b}"))
-        .collect();
     assert!(mutual.is_empty(), "modules that use each other:\n{}", mutual.join("\n"));
 }
 
-/// The checks see real edges: the method's answer names the view, and a planted
-/// upward edge would be caught.
+/// The checks see real edges and would catch planted ones.
 #[test]
 fn the_checks_see_the_edges() {
-    let modules = library_modules();
-    let found = edges(&modules);
-    assert!(found.contains(&("method::answer".to_owned(), "method::view".to_owned())));
-    assert!(found.contains(&("site::feed".to_owned(), "method::view".to_owned())));
-    let mut planted = modules.clone();
-    planted.insert("catalogue::planted".to_owned(), "use crate::site::pages::Chrome;".to_owned());
-    assert!(edges(&planted).contains(&("catalogue::planted".to_owned(), "site::pages".to_owned())));
+    let method = modules(&repo_root().join("crates/method/src"));
+    assert!(edges(&method).contains(&("answer".to_owned(), "view".to_owned())));
+    let mut planted = method.clone();
+    planted.insert("view".to_owned(), "use super::answer::Answer;".to_owned());
+    let found = edges(&planted);
+    assert!(
+        found.contains(&("view".to_owned(), "answer".to_owned()))
+            && found.contains(&("answer".to_owned(), "view".to_owned()))
+    );
+    assert_eq!(layer("method").zip(layer("site")).map(|(a, b)| a < b), Some(true));
+    assert!(internal_dependencies(&repo_root().join("crates/site"), &crates()).contains(&"method".to_owned()));
 }

@@ -11,6 +11,7 @@ mod common;
 
 mod adversarial;
 mod cli;
+mod codegen;
 mod composer_differential;
 mod counters;
 mod explore;

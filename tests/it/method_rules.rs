@@ -2,14 +2,14 @@
 //! Dec 2025 dumps carry none).
 
 use crate::common::{item, synthetic_snapshot};
+use method::answer::answer;
+use method::config::SiteConfig;
+use method::index::Index;
+use method::query::Filters;
+use method::Method;
 use serde_json::{json, Value};
-use x402dir::config::SiteConfig;
-use x402dir::method::answer::answer;
-use x402dir::method::index::Index;
-use x402dir::method::query::Filters;
-use x402dir::method::Method;
 
-fn urls<'a>(a: &'a x402dir::method::answer::Answer) -> Vec<&'a str> {
+fn urls<'a>(a: &'a method::answer::Answer) -> Vec<&'a str> {
     a.data.iter().map(|r| r.listing.resource).collect()
 }
 

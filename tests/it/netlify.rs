@@ -26,8 +26,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::prerequisites::{self, Need};
 use crate::common::{repo_root, temp_dir, REAL_DATES};
-use x402dir::method::Method;
-use x402dir::site;
+use method::Method;
 
 /// The headers netlify.toml declares, compared between the two as sent.
 const DECLARED: [&str; 4] =
@@ -163,7 +162,7 @@ fn x402dir_serve_sends_what_netlify_dev_sends() {
     let dir = temp_dir("netlify");
     let snapshots: Vec<PathBuf> =
         REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
-    site::build(&snapshots, &dir.join("public"), &Method::embedded()).unwrap();
+    publish::build(&snapshots, &dir.join("public"), &Method::embedded()).unwrap();
     fs::copy(repo_root().join("netlify.toml"), dir.join("netlify.toml")).unwrap();
     let (_serve, ours) = start_x402dir_serve(&dir);
     let (_dev, theirs) = start_netlify_dev(&dir, &netlify);

@@ -1,10 +1,10 @@
 //! content/method.md#never-published over every answer the method gives on the real snapshots.
 
 use crate::common::{real_snapshot, verdicts, REAL_DATES};
-use x402dir::method::answer::answer;
-use x402dir::method::index::Index;
-use x402dir::method::query::Filters;
-use x402dir::method::Method;
+use method::answer::answer;
+use method::index::Index;
+use method::query::Filters;
+use method::Method;
 
 #[test]
 fn no_answer_carries_a_verdict() {

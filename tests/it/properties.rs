@@ -2,12 +2,12 @@
 //! for every input, not only the ones we thought of.
 
 use crate::common::{item, synthetic_snapshot};
+use method::answer::{answer, match_score};
+use method::index::Index;
+use method::normalise::{contains_word, is_word_char, normalise};
+use method::query::{tokenise, Filters, MAX_TOKENS};
+use method::Method;
 use proptest::prelude::*;
-use x402dir::method::answer::{answer, match_score};
-use x402dir::method::index::Index;
-use x402dir::method::normalise::{contains_word, is_word_char, normalise};
-use x402dir::method::query::{tokenise, Filters, MAX_TOKENS};
-use x402dir::method::Method;
 
 /// Text mixing ASCII, separators, accented and CJK letters, digits of other scripts,
 /// emoji, combining marks and hidden characters.
@@ -121,7 +121,7 @@ proptest! {
         }
         // Every neighbour pair respects the four keys, strictly (URLs are unique).
         for w in full.data.windows(2) {
-            let key = |r: &x402dir::method::answer::Row| {
+            let key = |r: &method::answer::Row| {
                 let f = &r.listing.figures;
                 (
                     std::cmp::Reverse(r.match_score),

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::{all_files, repo_root, temp_dir, TempDir};
-use x402dir::catalogue::import::import_file;
-use x402dir::method::corrections::Corrections;
-use x402dir::method::screen::PatternList;
-use x402dir::method::Method;
-use x402dir::site::published::{Policy, Verdict};
-use x402dir::site::{self, Options};
+use catalogue::import::import_file;
+use method::corrections::Corrections;
+use method::screen::PatternList;
+use method::Method;
+use publish::lock::{Policy, Verdict};
+use publish::Options;
 
 const DATE: &str = "2026-01-10";
 
@@ -30,7 +30,7 @@ fn build(path: &Path, lock: &Path, out: &Path, method: &Method, republish: &[&st
         policy: Policy { republish: republish.iter().map(|d| (*d).to_owned()).collect(), frozen: false },
         ..Options::default()
     };
-    site::build_with(&[path.to_owned()], out, method, &options)
+    publish::build_with(&[path.to_owned()], out, method, &options)
         .map(|built| built[0].lock.clone().expect("a locked build says what the lock found"))
         .map_err(|e| e.to_string())
 }

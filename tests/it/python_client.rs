@@ -350,7 +350,7 @@ fn python(api: &Path, queries: &[Query], scratch: &Path) -> Vec<(i64, Value)> {
 fn build_site(out: &Path) {
     let paths: Vec<PathBuf> =
         REAL_DATES.iter().map(|d| repo_root().join("content/snapshots").join(format!("{d}.json"))).collect();
-    x402dir::site::build(&paths, out, &x402dir::method::Method::embedded()).expect("the site builds");
+    publish::build(&paths, out, &method::Method::embedded()).expect("the site builds");
 }
 
 #[test]

@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use crate::common::{read_lines, real_snapshot, repo_root, REAL_DATES};
-use x402dir::method::answer::{answer, row};
-use x402dir::method::index::Index;
-use x402dir::method::query::Filters;
-use x402dir::method::Method;
+use method::answer::{answer, row};
+use method::index::Index;
+use method::query::Filters;
+use method::Method;
 
 fn index(date: &str) -> Index {
     Index::build(&real_snapshot(date), &Method::embedded())
@@ -259,7 +259,7 @@ fn known_queries_on_the_december_snapshot() {
 /// that finds it carries null and description_withheld, never the text.
 #[test]
 fn withheld_resources_are_found_by_their_description_words_with_match_score() {
-    use x402dir::method::normalise::contains_word;
+    use method::normalise::contains_word;
     let idx = index("2025-12-31");
     let m = Method::embedded();
     let filters = Filters::parse(None, None, Some("50")).unwrap();

@@ -12,8 +12,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::common::{self, memory, repo_root, temp_dir, TempDir, REAL_DATES};
-use x402dir::method::Method;
-use x402dir::{serve, site};
+use method::Method;
 
 /// Written beside the built site: no request may ever read it.
 const SECRET: &str = "x402dir serve test: outside the site";
@@ -27,7 +26,7 @@ fn built_site() -> &'static Path {
         let secret = out.with_file_name("secret.txt");
         let snapshots: Vec<PathBuf> =
             REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
-        site::build(&snapshots, &out, &Method::embedded()).unwrap();
+        publish::build(&snapshots, &out, &Method::embedded()).unwrap();
         fs::write(&secret, SECRET).unwrap();
         #[cfg(unix)]
         std::os::unix::fs::symlink(&secret, out.join("leak.txt")).unwrap();
@@ -169,7 +168,7 @@ fn cache_control_follows_the_path() {
         ("/robots.txt".to_owned(), "/*"),
         (format!("/{date}/"), "/20*"),
         (format!("/{date}/api/manifest.json"), "/20*"),
-        (format!("/method/{}/", x402dir::method::DISCOVERY_METHOD_VERSION), "/method/*"),
+        (format!("/method/{}/", method::DISCOVERY_METHOD_VERSION), "/method/*"),
         ("/latest/api/manifest.json".to_owned(), "/latest/*"),
     ] {
         let reply = get(server.port, &target);
@@ -292,7 +291,7 @@ fn a_missing_file_under_an_immutable_path_is_not_cached() {
     let reply = get(server.port, &format!("/{}/api/q/no-such-word.json", newest_date()));
     assert_eq!(reply.status, 404);
     // Netlify's own for a miss, not the dated path's year-long immutable rule.
-    assert_eq!(reply.header("Cache-Control"), Some(x402dir::serve::NOT_FOUND_CACHE_CONTROL));
+    assert_eq!(reply.header("Cache-Control"), Some(serve::NOT_FOUND_CACHE_CONTROL));
     assert!(declared("/20*", "Cache-Control").contains("immutable"));
 }
 

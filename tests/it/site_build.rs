@@ -7,15 +7,15 @@ use std::process::Command;
 
 use crate::common::prerequisites::{self, Need};
 use crate::common::{self, html, real_snapshot, repo_root, temp_dir, verdicts, TempDir, REAL_DATES};
+use catalogue::import::import_file;
+use explore::answer::explore;
+use explore::vectors::VectorTable;
+use explore::Explore;
+use method::index::Index;
+use method::names;
+use method::{Method, DISCOVERY_METHOD_VERSION};
 use serde_json::{json, Value};
-use x402dir::catalogue::import::import_file;
-use x402dir::explore::answer::explore;
-use x402dir::explore::vectors::VectorTable;
-use x402dir::explore::Explore;
-use x402dir::method::index::Index;
-use x402dir::method::names;
-use x402dir::method::{Method, DISCOVERY_METHOD_VERSION};
-use x402dir::site::{self, api::method as shards};
+use site::{self, api::method as shards};
 
 /// Every file under `root`, by path relative to it, with its bytes.
 fn files_under(root: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -31,7 +31,7 @@ fn real_snapshot_paths() -> Vec<PathBuf> {
 
 fn build_real(name: &str) -> TempDir {
     let out = temp_dir(name).at("public");
-    site::build(&real_snapshot_paths(), &out, &Method::embedded()).unwrap();
+    publish::build(&real_snapshot_paths(), &out, &Method::embedded()).unwrap();
     out
 }
 
@@ -40,7 +40,7 @@ fn mini_site(name: &str) -> TempDir {
     let snap = import_file(&repo_root().join("tests/fixtures/site/mini.json"), "2026-01-10").unwrap();
     let path = snap.write_into(&dir.join("snapshots"), false).unwrap();
     let out = dir.at("public");
-    site::build(&[path], &out, &Method::embedded()).unwrap();
+    publish::build(&[path], &out, &Method::embedded()).unwrap();
     out
 }
 
@@ -153,7 +153,7 @@ fn two_builds_are_byte_identical() {
 fn real_site_covers_every_resource_and_page() {
     let out = build_real("real-cover");
     let root_index = fs::read_to_string(out.join("index.html")).unwrap();
-    let indexes = site::indexes_with_history(&real_snapshot_paths(), &Method::embedded()).unwrap();
+    let indexes = method::index::indexes_with_history(&real_snapshot_paths(), &Method::embedded()).unwrap();
     for (d, idx) in REAL_DATES.iter().zip(&indexes) {
         assert!(root_index.contains(&format!("/{d}/")), "root lists {d}");
         for (id, e) in idx.entries.iter().enumerate() {
@@ -244,7 +244,7 @@ fn no_json_the_build_writes_carries_a_verdict() {
                 // word it is read as ("seguro" -> "safe"). Words of a dictionary, about no
                 // resource; each value must be a word of the vector table.
                 let pairs = v.as_object().unwrap();
-                let table = x402dir::explore::vectors::VectorTable::embedded();
+                let table = explore::vectors::VectorTable::embedded();
                 assert!(
                     pairs.iter().all(|(k, w)| !k.contains(' ') && w.as_str().is_some_and(|w| table.get(w).is_some())),
                     "{rel}"
@@ -318,7 +318,7 @@ fn hostile_text_is_escaped_in_every_page() {
     let snap = common::synthetic_snapshot("2026-02-02", items);
     let path = snap.write_into(&dir.join("s"), false).unwrap();
     let out = dir.join("public");
-    site::build(&[path], &out, &Method::embedded()).unwrap();
+    publish::build(&[path], &out, &Method::embedded()).unwrap();
     let allowed = [
         "html",
         "head",
@@ -402,13 +402,13 @@ fn hostile_text_is_escaped_in_every_page() {
 
 #[test]
 fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure() {
-    let err = site::build(&real_snapshot_paths()[..1], Path::new("/"), &Method::embedded()).unwrap_err();
+    let err = publish::build(&real_snapshot_paths()[..1], Path::new("/"), &Method::embedded()).unwrap_err();
     assert!(err.to_string().contains("refusing"), "{err}");
     let out = mini_site("keep-previous");
     let before = files_under(&out);
     let broken = temp_dir("broken-snap").at("2026-01-10.json");
     fs::write(&broken, "{\"header\": {").unwrap();
-    assert!(site::build(&[broken.to_path_buf()], &out, &Method::embedded()).is_err());
+    assert!(publish::build(&[broken.to_path_buf()], &out, &Method::embedded()).is_err());
     assert_eq!(files_under(&out), before);
 }
 
@@ -419,14 +419,14 @@ fn a_cap_on_files_refuses_the_snapshot_over_it_and_keeps_the_previous_build() {
     let method = Method::embedded();
     let paths = &real_snapshot_paths()[..1];
     let out = temp_dir("max-files").at("public");
-    let built = site::build(paths, &out, &method).unwrap();
+    let built = publish::build(paths, &out, &method).unwrap();
     let before = files_under(&out);
     let files = built[0].files;
-    let err = site::build_limited(paths, &out, &method, Some(files - 1)).unwrap_err().to_string();
+    let err = publish::build_limited(paths, &out, &method, Some(files - 1)).unwrap_err().to_string();
     assert!(err.contains(&format!("more than {} files", files - 1)) && err.contains("untouched"), "{err}");
     assert_eq!(files_under(&out), before);
     assert!(fs::read_dir(&out).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
-    let again = site::build_limited(paths, &out, &method, Some(files)).unwrap();
+    let again = publish::build_limited(paths, &out, &method, Some(files)).unwrap();
     assert_eq!(again[0].files, files);
     assert_eq!(files_under(&out), before);
 }
@@ -447,7 +447,7 @@ fn published_json_matches_the_schemas() {
     let table = VectorTable::embedded();
     let paths: Vec<_> =
         ["2025-12-18", "2025-12-31"].iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
-    let index = site::indexes_with_history(&paths, &method).unwrap().remove(1);
+    let index = method::index::indexes_with_history(&paths, &method).unwrap().remove(1);
     let ex = Explore::build(&index, table);
     for (i, q) in [
         "current conditions outdoors",
@@ -526,8 +526,8 @@ fn pages_carry_no_inline_script_or_style() {
 /// every word of a real snapshot.
 #[test]
 fn single_word_answers_from_postings_equal_the_scan_for_every_word() {
-    use x402dir::method::answer::{answer, single_word_answer};
-    use x402dir::method::query::Filters;
+    use method::answer::{answer, single_word_answer};
+    use method::query::Filters;
     let method = Method::embedded();
     let index = Index::build(&real_snapshot("2025-12-31"), &method);
     let lists = shards::postings(&index);
@@ -640,10 +640,10 @@ fn the_root_and_latest_lead_to_the_newest_complete_snapshot_and_labels_the_rest(
     assert_eq!(partial["snapshot"]["notices"], serde_json::json!(["partial: 20 of 15,155 listings"]));
     let december = manifest("2025-12-31");
     assert_eq!(december["snapshot"]["usage_counters"], false);
-    assert_eq!(december["snapshot"]["notices"], serde_json::json!([x402dir::method::answer::NO_USAGE_COUNTERS]));
+    assert_eq!(december["snapshot"]["notices"], serde_json::json!([method::answer::NO_USAGE_COUNTERS]));
     // Every page of a snapshot says it, above its content (the limits box opens the page).
     for (date, notice) in
-        [("2026-08-20", "partial: 20 of 15,155 listings"), ("2025-12-31", x402dir::method::answer::NO_USAGE_COUNTERS)]
+        [("2026-08-20", "partial: 20 of 15,155 listings"), ("2025-12-31", method::answer::NO_USAGE_COUNTERS)]
     {
         for page in ["index.html", "search/index.html", "browse/index.html"] {
             let html = fs::read_to_string(out.join(date).join(page)).unwrap();

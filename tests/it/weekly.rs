@@ -231,7 +231,7 @@ fn walked_snapshots_past_the_kept_number_are_stored_compressed_and_built_as_they
 
 #[test]
 fn a_compressed_snapshot_builds_the_same_folder_and_answers_the_same() {
-    use x402dir::catalogue::snapshot;
+    use catalogue::snapshot;
     let dir = temp_dir("weekly-gz");
     let (plain, packed) = (dir.join("plain"), dir.join("packed"));
     fs::create_dir_all(&plain).unwrap();
@@ -255,10 +255,10 @@ fn a_compressed_snapshot_builds_the_same_folder_and_answers_the_same() {
     assert_eq!(snapshot::read_header(&gz).unwrap().item_count, snapshot::read_header(&source).unwrap().item_count);
 
     // The built folders are byte for byte the same.
-    let method = x402dir::method::Method::embedded();
+    let method = method::Method::embedded();
     let (a, b) = (dir.join("a"), dir.join("b"));
-    x402dir::site::build(&[plain.join("2025-12-31.json")], &a, &method).unwrap();
-    x402dir::site::build(std::slice::from_ref(&gz), &b, &method).unwrap();
+    publish::build(&[plain.join("2025-12-31.json")], &a, &method).unwrap();
+    publish::build(std::slice::from_ref(&gz), &b, &method).unwrap();
     let (fa, fb) = (crate::common::all_files(&a), crate::common::all_files(&b));
     let rel = |root: &Path, files: &[std::path::PathBuf]| -> Vec<std::path::PathBuf> {
         files.iter().map(|f| f.strip_prefix(root).unwrap().to_path_buf()).collect()

@@ -1,5 +1,5 @@
 // Unit tests of static/composer.js. Run with `node --test tests/js/`.
-// Expectations are worked out by hand from the Rust rules (src/method/), not by running
+// Expectations are worked out by hand from the Rust rules (crates/method/src/), not by running
 // the composer; the Rust differential test (tests/js/run_queries.mjs) covers real data.
 
 import assert from "node:assert/strict";
@@ -24,7 +24,7 @@ import {
 
 describe("normalise", () => {
   const cases = [
-    // From src/method/normalise.rs.
+    // From crates/method/src/normalise.rs.
     ["Weather-API: Current  Conditions!", " weather api current conditions "],
     ["", " "],
     ["--- !!! ...", " "],
@@ -225,7 +225,7 @@ describe("parseFilters", () => {
 
 describe("posting lists", () => {
   test("flagged lists decode gaps and flags", () => {
-    // The example of src/site/api/method.rs: (3, true), (4, false), (10, true).
+    // The example of crates/site/src/api/method.rs: (3, true), (4, false), (10, true).
     assert.deepEqual(decodePostings([7, 2, 13]), { ids: [3, 4, 10], flags: [1, 0, 1] });
     assert.deepEqual(decodePostings([0]), { ids: [0], flags: [0] });
     assert.deepEqual(decodePostings([]), { ids: [], flags: [] });

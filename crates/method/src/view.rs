@@ -1,0 +1,149 @@
+//! One listing as every surface publishes it (content/method.md#json).
+//!
+//! The method's answer rows, the API's record blocks and explore's rows all publish the
+//! same facts about a listing; each adds fields of its own (a match_score, an id and a
+//! slug, a position and ranks). [`Listing`] reads those facts from an entry once, and
+//! writes them in three groups (what is listed, the figures, and how it is shown) that
+//! each surface lays out around its own fields. So a published field is named, read and
+//! placed in one place, and a field a surface adds cannot drift into another.
+
+use serde::ser::SerializeStruct;
+
+use super::assets::Decimal;
+use super::figures::Figures;
+use super::index::{Entry, Index, Price};
+use super::names;
+use super::screen::Withheld;
+use super::Method;
+
+/// The published facts of one listing.
+#[derive(Debug, Clone)]
+pub struct Listing<'a> {
+    pub resource: &'a str,
+    pub service_name: Option<&'a str>,
+    /// `None` when absent or withheld (content/method.md#screening).
+    pub description: Option<&'a str>,
+    pub description_withheld: Option<&'a Withheld>,
+    pub prices: Vec<Price>,
+    pub min_price_usd: Option<Decimal>,
+    pub networks: &'a [String],
+    pub figures: Figures,
+    pub segments: &'a [String],
+    pub operator_listing: bool,
+    /// The absolute address of the listing's page on the published site.
+    pub page: String,
+}
+
+/// Which of the listing's fields a surface publishes: explore's rows leave out the
+/// prices (they carry the lowest USD price) and the segments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fields {
+    All,
+    WithoutPricesAndSegments,
+}
+
+impl<'a> Listing<'a> {
+    pub fn of(e: &'a Entry, index: &Index, method: &Method) -> Listing<'a> {
+        Listing {
+            resource: &e.resource.url,
+            service_name: e.resource.service_name.as_deref(),
+            description: e.public_description(),
+            description_withheld: e.withheld.as_deref(),
+            prices: e.prices(method),
+            min_price_usd: e.min_price_usd,
+            networks: &e.networks,
+            figures: e.figures,
+            segments: &e.segments,
+            operator_listing: e.operator_listing,
+            page: page_url(method, index, e),
+        }
+    }
+
+    /// What is listed: resource, service name, description (or the withheld notice),
+    /// prices and networks.
+    pub fn write_listed<S: SerializeStruct>(&self, s: &mut S, fields: Fields) -> Result<(), S::Error> {
+        s.serialize_field("resource", self.resource)?;
+        s.serialize_field("service_name", &self.service_name)?;
+        s.serialize_field("description", &self.description)?;
+        s.serialize_field("description_withheld", &self.description_withheld)?;
+        if fields == Fields::All {
+            s.serialize_field("prices", &self.prices)?;
+        }
+        s.serialize_field("min_price_usd", &self.min_price_usd)?;
+        s.serialize_field("networks", self.networks)
+    }
+
+    /// The four figures of content/method.md#figures, payers first (the order ranks them),
+    /// then the segment labels where the surface publishes them.
+    pub fn write_figures<S: SerializeStruct>(&self, s: &mut S, fields: Fields) -> Result<(), S::Error> {
+        s.serialize_field("unique_payers_30d", &self.figures.unique_payers_30d)?;
+        s.serialize_field("calls_30d", &self.figures.calls_30d)?;
+        s.serialize_field("calls_per_payer", &self.figures.calls_per_payer)?;
+        s.serialize_field("days_since_last_call", &self.figures.days_since_last_call)?;
+        if fields == Fields::All {
+            s.serialize_field("segments", self.segments)?;
+        }
+        Ok(())
+    }
+
+    /// How it is shown: whether the site's operator runs it, and its page.
+    pub fn write_shown<S: SerializeStruct>(&self, s: &mut S) -> Result<(), S::Error> {
+        s.serialize_field("operator_listing", &self.operator_listing)?;
+        s.serialize_field("page", &self.page)
+    }
+
+    /// How many fields the three groups write (a serializer's length hint).
+    pub const fn field_count(fields: Fields) -> usize {
+        match fields {
+            Fields::All => 14,
+            Fields::WithoutPricesAndSegments => 12,
+        }
+    }
+}
+
+/// The absolute address of an entry's page on the published site.
+pub fn page_url(method: &Method, index: &Index, e: &Entry) -> String {
+    names::absolute(&method.site.base_url, &names::resource_page(&index.header.date, &e.slug()))
+}
+
+/// `text` cut to at most `max` characters, the last being `…` when cut: a description
+/// shortened for a row of a table (the site's result rows, the terminal's).
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(max - 1).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::{Serialize, Serializer};
+
+    use super::*;
+    use catalogue::snapshot::Snapshot;
+
+    /// The three groups alone, as a surface with no fields of its own would write them.
+    struct Groups<'a>(Listing<'a>, Fields);
+
+    impl Serialize for Groups<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut s = serializer.serialize_struct("Groups", Listing::field_count(self.1))?;
+            self.0.write_listed(&mut s, self.1)?;
+            self.0.write_figures(&mut s, self.1)?;
+            self.0.write_shown(&mut s)?;
+            s.end()
+        }
+    }
+
+    #[test]
+    fn field_counts_are_the_fields_written() {
+        let method = Method::embedded();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/snapshots/2026-08-20.json");
+        let index = Index::build(&Snapshot::read(&path).unwrap(), &method);
+        for fields in [Fields::All, Fields::WithoutPricesAndSegments] {
+            let value = serde_json::to_value(Groups(Listing::of(&index.entries[0], &index, &method), fields)).unwrap();
+            assert_eq!(value.as_object().unwrap().len(), Listing::field_count(fields), "{fields:?}");
+        }
+    }
+}

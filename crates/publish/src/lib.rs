@@ -1,0 +1,261 @@
+//! Publishing: snapshots built into their dated folders, oldest first, each made in a
+//! staging folder, checked against the lock of published dates ([`lock`]) and swapped in
+//! whole, so a failed build leaves the previous folder in place; the folders it replaced
+//! are deleted in the background ([`Cleanup`]). What goes into a folder is the site
+//! crate's; when and how it reaches `public/` is this one's (content/method.md#published).
+
+pub mod lock;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use catalogue::timings::phase;
+use catalogue::Error;
+use method::index::Index;
+use method::ownership::RunningLedger;
+use method::Method;
+use site::api::Sink;
+use site::history::{Past, Timeline};
+use site::output::Output;
+
+#[derive(Debug, Clone)]
+pub struct BuiltSnapshot {
+    pub date: String,
+    pub entries: usize,
+    pub files: usize,
+    /// What the lock of published dates said of it, when the build was locked.
+    pub lock: Option<lock::Verdict>,
+}
+
+/// Builds the site for `snapshots` into `out`. Each snapshot's folder is written to a
+/// staging folder first and swapped in whole, so a failed build leaves the previous
+/// one in place.
+pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<BuiltSnapshot>, Error> {
+    build_with(snapshots, out, method, &Options::default())
+}
+
+/// [`build`], refusing any snapshot whose folder would hold more than `max_files` files
+/// (a host's cap on files per deployment: docs/deploy.md). The refusal comes as soon
+/// as the count passes the cap, and leaves the previous build of that date in place.
+pub fn build_limited(
+    snapshots: &[PathBuf],
+    out: &Path,
+    method: &Method,
+    max_files: Option<usize>,
+) -> Result<Vec<BuiltSnapshot>, Error> {
+    build_with(snapshots, out, method, &Options { max_files, ..Options::default() })
+}
+
+/// How a build is checked besides its inputs.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Refuse a folder of more files than this (`--max-files`).
+    pub max_files: Option<usize>,
+    /// The lock of published dates to verify each folder against, and add new dates to
+    /// (content/method.md#published); `None` builds unlocked (previews, tests, fixtures).
+    pub lock: Option<PathBuf>,
+    pub policy: lock::Policy,
+}
+
+/// [`build`] with [`Options`]. Every folder is checked against the lock before it
+/// replaces the published one; the lock is written only once every folder is in.
+/// Returns once the replaced folders are deleted too; [`build_then_clean`] returns first.
+pub fn build_with(
+    snapshots: &[PathBuf],
+    out: &Path,
+    method: &Method,
+    options: &Options,
+) -> Result<Vec<BuiltSnapshot>, Error> {
+    let (built, cleanup) = build_then_clean(snapshots, out, method, options)?;
+    for warning in cleanup.wait() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(built)
+}
+
+/// [`build_with`], returning as soon as the new folders are in place, with the deletion
+/// of the folders they replaced (and of any a killed build left) still running: at
+/// 100,000 listings deleting the previous build took 134 of a rebuild's 158 s.
+pub fn build_then_clean(
+    snapshots: &[PathBuf],
+    out: &Path,
+    method: &Method,
+    options: &Options,
+) -> Result<(Vec<BuiltSnapshot>, Cleanup), Error> {
+    check_out_dir(out)?;
+    let mut cleanup = Cleanup::default();
+    cleanup.leftovers(out);
+    let mut lock = options.lock.as_deref().map(lock::Lock::read).transpose()?;
+    if let Some(lock) = &lock {
+        lock.check_policy(&options.policy, method)?;
+    }
+    let output = Output::new(out);
+    let mut built = Vec::new();
+    // Oldest first, so each snapshot is remembered as history for the ones after it.
+    let mut snapshots = snapshots.to_vec();
+    snapshots.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    let mut timeline = Timeline::default();
+    let mut ledger = RunningLedger::new(method.corrections);
+    // One snapshot at a time: its listings are the bulk of the build's memory.
+    for (k, path) in snapshots.iter().enumerate() {
+        timeline = phase("history", || timeline.before(path, method))?;
+        let more = k + 1 < snapshots.len();
+        let index = phase("read and index snapshot", || Index::read_running(path, method, &mut ledger, more))?;
+        let date = index.header.date.clone();
+        let mut verdict = None;
+        let files = swap_in(
+            &output,
+            &mut cleanup,
+            &date,
+            options.max_files,
+            |sink| site::write_snapshot(&index, method, &timeline, sink),
+            |sums| {
+                if let Some(lock) = lock.as_mut() {
+                    verdict = Some(lock.check(&date, method, sums, &options.policy)?);
+                }
+                Ok(())
+            },
+        )?;
+        built.push(BuiltSnapshot { date, entries: index.entries.len(), files, lock: verdict });
+        if more {
+            timeline.push(Past::of(path, &index));
+        }
+    }
+    site::pages::root::write_root(&output, method)?;
+    if let Some(lock) = &lock {
+        lock.write()?;
+    }
+    Ok((built, cleanup))
+}
+
+/// Folders being deleted in the background: the ones a build replaced, and the staging
+/// and replaced folders a killed build left (hidden, so they stayed for ever: 2.1 GB
+/// after three kills). Dropped, it waits for them.
+#[derive(Default)]
+pub struct Cleanup {
+    removing: Vec<(PathBuf, std::thread::JoinHandle<std::io::Result<()>>)>,
+}
+
+impl Cleanup {
+    /// Deletes `folder` on a thread of its own.
+    fn remove(&mut self, folder: PathBuf) {
+        let doomed = folder.clone();
+        self.removing.push((folder, std::thread::spawn(move || fs::remove_dir_all(&doomed))));
+    }
+
+    /// Deletes the `.staging-<date>-<pid>` and `.old-<date>-<pid>` folders in `out` of
+    /// builds that no longer run (a build running now, in this process or another, keeps
+    /// its own). Only where running processes can be looked up (/proc).
+    fn leftovers(&mut self, out: &Path) {
+        if !Path::new("/proc/self").exists() {
+            return;
+        }
+        let Ok(entries) = fs::read_dir(out) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if !(name.starts_with(".staging-") || name.starts_with(".old-")) {
+                continue;
+            }
+            let pid = name.rsplit('-').next().and_then(|p| p.split('.').next()).and_then(|p| p.parse::<u32>().ok());
+            let Some(pid) = pid else { continue };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                self.remove(entry.path());
+            }
+        }
+    }
+
+    /// Folders still being deleted.
+    pub fn pending(&self) -> usize {
+        self.removing.iter().filter(|(_, t)| !t.is_finished()).count()
+    }
+
+    /// Waits for every deletion; what could not be deleted, in words.
+    pub fn wait(mut self) -> Vec<String> {
+        self.join()
+    }
+
+    fn join(&mut self) -> Vec<String> {
+        let mut failed = Vec::new();
+        for (folder, thread) in self.removing.drain(..) {
+            match thread.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => failed.push(format!("could not delete {}: {e}", folder.display())),
+                Err(_) => failed.push(format!("could not delete {}", folder.display())),
+            }
+        }
+        failed
+    }
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        self.join();
+    }
+}
+
+fn check_out_dir(out: &Path) -> Result<(), Error> {
+    if out.as_os_str().is_empty() || out.parent().is_none() {
+        return Err(Error::Refused(format!(
+            "refusing to build into {:?}: name a folder such as public",
+            out.display()
+        )));
+    }
+    if out.is_file() {
+        return Err(Error::Refused(format!("{} is a file, not a folder", out.display())));
+    }
+    fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+/// Writes a snapshot's files into a staging folder as `make` hands them over, batch by
+/// batch, then replaces `<out>/<date>` with it. Returns how many files were written.
+fn swap_in(
+    output: &Output,
+    cleanup: &mut Cleanup,
+    date: &str,
+    max_files: Option<usize>,
+    make: impl FnOnce(Sink) -> Result<(), Error>,
+    verify: impl FnOnce(lock::Sums) -> Result<(), Error>,
+) -> Result<usize, Error> {
+    let staging_name = format!("staging-{date}-{}", std::process::id());
+    let staging = output.root().join(format!(".{staging_name}"));
+    let _ = fs::remove_dir_all(&staging);
+    let stage = Output::new(&staging);
+    let written = std::sync::atomic::AtomicUsize::new(0);
+    let digests = lock::Digests::default();
+    let sink = |batch: Vec<(String, Vec<u8>)>| {
+        let so_far = written.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed) + batch.len();
+        if let Some(max) = max_files.filter(|&max| so_far > max) {
+            return Err(Error::Refused(format!(
+                "the folder of {date} would hold more than {max} files (--max-files): a snapshot of n listings \
+                 makes about 1.2 n files (a page per listing, a record block per 16, shards, answers); \
+                 publish to a host without a file cap or raise the cap (docs/deploy.md). The previous build \
+                 of {date}, if any, is untouched"
+            )));
+        }
+        for (path, bytes) in &batch {
+            digests.add(path, bytes);
+        }
+        stage.write_all(&batch)
+    };
+    // Checked before the swap: a refused folder never replaces the published one.
+    if let Err(e) = make(&sink).and_then(|()| verify(digests.into_sums())) {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    let target = output.path(date)?;
+    if target.exists() {
+        // Numbered: a folder of this date replaced earlier in this process may still be
+        // being deleted.
+        static REPLACED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = REPLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let old = output.root().join(format!(".old-{date}-{}.{n}", std::process::id()));
+        fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
+        fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
+        // The new folder is in place: the old one goes on another thread.
+        cleanup.remove(old);
+    } else {
+        fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
+    }
+    Ok(written.into_inner())
+}

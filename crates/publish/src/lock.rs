@@ -1,0 +1,375 @@
+//! What a published dated folder's answers are made of, locked (content/method.md#published).
+//!
+//! Dated paths are served as immutable, and reviewers cite them: a folder's answers must
+//! not change under a new method, screening list, segment rules or asset table without
+//! saying so. The lock (`content/published.lock`) holds a line per published date: the
+//! versions its answers were made under and a digest of its JSON API, the method's files
+//! and explore's apart (explore is versioned on its own). Beside it, `published/<date>.sums`
+//! lists each file's digest, so a refusal can name the first file that differs. Pages,
+//! styles and scripts are not locked: they may improve freely.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use catalogue::error::Error;
+use catalogue::hash::hex;
+use explore::EXPLORE_VERSION;
+use method::{names, Method, DISCOVERY_METHOD_VERSION};
+use site::api::method::API_VERSION;
+
+/// The committed lock, relative to the project root.
+pub const DEFAULT_LOCK: &str = "content/published.lock";
+
+/// Under a folder's API, the files that follow explore's version rather than the method's.
+const EXPLORE_PREFIX: &str = "api/explore/";
+
+/// The versions and digests one published folder's answers were made under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub date: String,
+    pub method: String,
+    pub screening: String,
+    pub segments: String,
+    pub assets: String,
+    pub api: u32,
+    /// SHA-256 of the method's part of the sums (every `api/` file but explore's).
+    pub answers: String,
+    pub explore: String,
+    pub explore_answers: String,
+}
+
+/// Each locked file's digest (the first 128 bits of its SHA-256, in hex), by path
+/// within the dated folder, in byte order.
+pub type Sums = BTreeMap<String, String>;
+
+/// Collects the digests of a folder's API files as the build hands them over.
+#[derive(Debug, Default)]
+pub struct Digests(std::sync::Mutex<Sums>);
+
+impl Digests {
+    /// Records `path` when it is one of the API's JSON files (its HTML index is a page).
+    pub fn add(&self, path: &str, bytes: &[u8]) {
+        if path.starts_with(names::API_DIR) && path.ends_with(".json") {
+            let sum = hex(&Sha256::digest(bytes)[..16]);
+            self.0.lock().expect("not poisoned").insert(path.to_owned(), sum);
+        }
+    }
+
+    pub fn into_sums(self) -> Sums {
+        self.0.into_inner().expect("not poisoned")
+    }
+}
+
+/// The lines' digests over the sums: the method's files, and explore's.
+fn digests(sums: &Sums) -> (String, String) {
+    let (mut method, mut explore) = (Sha256::new(), Sha256::new());
+    for (path, sum) in sums {
+        let part = if path.starts_with(EXPLORE_PREFIX) { &mut explore } else { &mut method };
+        part.update(format!("{sum} {path}\n").as_bytes());
+    }
+    (hex(&method.finalize()), hex(&explore.finalize()))
+}
+
+impl Line {
+    /// The line for a folder just made under this build's versions.
+    pub fn of(date: &str, method: &Method, sums: &Sums) -> Line {
+        let (answers, explore_answers) = digests(sums);
+        Line {
+            date: date.to_owned(),
+            method: DISCOVERY_METHOD_VERSION.to_owned(),
+            screening: method.screen.version.clone(),
+            segments: method.segments.version.clone(),
+            assets: method.assets.version.clone(),
+            api: API_VERSION,
+            answers,
+            explore: EXPLORE_VERSION.to_owned(),
+            explore_answers,
+        }
+    }
+
+    fn parse(text: &str) -> Option<Line> {
+        let mut words = text.split_whitespace();
+        let date = words.next()?.to_owned();
+        let mut fields: BTreeMap<&str, &str> = BTreeMap::new();
+        for word in words {
+            let (key, value) = word.split_once('=')?;
+            fields.insert(key, value);
+        }
+        let get = |k: &str| fields.get(k).map(|v| (*v).to_owned());
+        Some(Line {
+            date,
+            method: get("method")?,
+            screening: get("screening")?,
+            segments: get("segments")?,
+            assets: get("assets")?,
+            api: get("api")?.parse().ok()?,
+            answers: get("answers")?,
+            explore: get("explore")?,
+            explore_answers: get("explore-answers")?,
+        })
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "{} method={} screening={} segments={} assets={} api={} answers={} explore={} explore-answers={}",
+            self.date,
+            self.method,
+            self.screening,
+            self.segments,
+            self.assets,
+            self.api,
+            self.answers,
+            self.explore,
+            self.explore_answers
+        )
+    }
+
+    /// The versions that differ from `other`'s, in words ("method 1.2.0, locked 1.1.0").
+    fn version_changes(&self, locked: &Line) -> Vec<String> {
+        let mut changes = Vec::new();
+        for (name, now, then) in [
+            ("method", &self.method, &locked.method),
+            ("screening", &self.screening, &locked.screening),
+            ("segments", &self.segments, &locked.segments),
+            ("assets", &self.assets, &locked.assets),
+        ] {
+            if now != then {
+                changes.push(format!("{name} {now} (locked {then})"));
+            }
+        }
+        if self.api != locked.api {
+            changes.push(format!("API layout {} (locked {})", self.api, locked.api));
+        }
+        changes
+    }
+}
+
+/// The lock file and the per-date sums beside it.
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+    lines: BTreeMap<String, Line>,
+    changed: BTreeMap<String, Sums>,
+}
+
+/// What the build may do with a folder whose answers differ from its line.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// Dates whose answers may change (`--republish`), each needing a corrections entry.
+    pub republish: Vec<String>,
+    /// Refuse dates missing from the lock instead of adding them (`--locked`, for CI).
+    pub frozen: bool,
+}
+
+/// What checking a folder found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not in the lock before: added.
+    New,
+    /// Its answers are as locked.
+    Unchanged,
+    /// Its answers changed, and may (republished, or a new explore version).
+    Relocked(String),
+}
+
+impl Lock {
+    /// Reads the lock at `path` (empty when the file does not exist yet).
+    pub fn read(path: &Path) -> Result<Lock, Error> {
+        let text = match fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let mut lines = BTreeMap::new();
+        for (n, text) in text.lines().enumerate() {
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            let line = Line::parse(text).ok_or_else(|| {
+                Error::content(
+                    &path.display().to_string(),
+                    n + 1,
+                    "expected `DATE method=… screening=… segments=… assets=… api=… answers=… explore=… explore-answers=…`",
+                )
+            })?;
+            lines.insert(line.date.clone(), line);
+        }
+        Ok(Lock { path: path.to_owned(), lines, changed: BTreeMap::new() })
+    }
+
+    pub fn line(&self, date: &str) -> Option<&Line> {
+        self.lines.get(date)
+    }
+
+    fn sums_path(&self, date: &str) -> PathBuf {
+        self.path.with_file_name("published").join(format!("{date}.sums"))
+    }
+
+    fn read_sums(&self, date: &str) -> Sums {
+        fs::read_to_string(self.sums_path(date))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.split_once(' ').map(|(sum, path)| (path.to_owned(), sum.to_owned())))
+            .collect()
+    }
+
+    /// Before a folder is made: refuses a `--republish` date that no corrections entry
+    /// explains, so nothing is built for nothing.
+    pub fn check_policy(&self, policy: &Policy, method: &Method) -> Result<(), Error> {
+        for date in &policy.republish {
+            if method.corrections.republications(date).is_empty() {
+                return Err(Error::Refused(format!(
+                    "--republish {date} needs an entry in content/corrections.json saying why the published answers of \
+                     {date} change: {{\"date\": \"YYYY-MM-DD\", \"kind\": \"republished\", \"snapshot\": \"{date}\", \
+                     \"note\": \"what changed and why\"}} (content/method.md#published)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the folder of `date` just made (its API files' `sums`) against its line,
+    /// before it replaces the published one. A refusal names the date, what changed and
+    /// the first differing file, and leaves the published folder as it was.
+    pub fn check(&mut self, date: &str, method: &Method, sums: Sums, policy: &Policy) -> Result<Verdict, Error> {
+        let mut now = Line::of(date, method, &sums);
+        let Some(locked) = self.lines.get(date).cloned() else {
+            if policy.frozen {
+                return Err(Error::Refused(format!(
+                    "{date} is not in {}: build without --locked to add it, and commit the new line",
+                    self.path.display()
+                )));
+            }
+            self.lines.insert(date.to_owned(), now);
+            self.changed.insert(date.to_owned(), sums);
+            return Ok(Verdict::New);
+        };
+        let method_same = now.answers == locked.answers && now.version_changes(&locked).is_empty();
+        let explore_same = now.explore_answers == locked.explore_answers;
+        if method_same && explore_same && now.explore == locked.explore {
+            return Ok(Verdict::Unchanged);
+        }
+        let republish = policy.republish.iter().any(|d| d == date);
+        let explore_may_change = now.explore != locked.explore;
+        if !republish && (!method_same || (!explore_same && !explore_may_change)) {
+            return Err(self.refusal(date, &now, &locked, &sums, !method_same));
+        }
+        let said = if republish {
+            format!("republished (content/corrections.json): {}", describe(&now, &locked))
+        } else {
+            // Only explore's files changed, under a new explore version: they follow it.
+            now.answers = locked.answers.clone();
+            format!("explore {} (locked {}): explore's files follow its own version", now.explore, locked.explore)
+        };
+        self.lines.insert(date.to_owned(), now);
+        self.changed.insert(date.to_owned(), sums);
+        Ok(Verdict::Relocked(said))
+    }
+
+    fn refusal(&self, date: &str, now: &Line, locked: &Line, sums: &Sums, method_part: bool) -> Error {
+        let before = self.read_sums(date);
+        let in_part = |p: &&String| p.starts_with(EXPLORE_PREFIX) != method_part;
+        let paths: std::collections::BTreeSet<&String> = before.keys().chain(sums.keys()).filter(in_part).collect();
+        let first =
+            paths.into_iter().find(|p| before.get(*p) != sums.get(*p)).map(|p| match (before.get(p), sums.get(p)) {
+                (Some(_), Some(_)) => format!("{date}/{p} differs"),
+                (Some(_), None) => format!("{date}/{p} would be removed"),
+                _ => format!("{date}/{p} would be added"),
+            });
+        let first = first.unwrap_or_else(|| {
+            format!("no per-file sums at {} to name the first differing file", self.sums_path(date).display())
+        });
+        Error::Refused(format!(
+            "the published answers of {date} would change ({}); first: {first}. Dated folders are cited and cached as \
+             immutable, so the previous build of {date} is untouched. If the change is meant, add a corrections entry \
+             {{\"kind\": \"republished\", \"snapshot\": \"{date}\", …}} to content/corrections.json and build with \
+             --republish {date} (content/method.md#published)",
+            describe(now, locked)
+        ))
+    }
+
+    /// Writes the lock and the sums of every date added or changed; nothing when none was.
+    pub fn write(&self) -> Result<(), Error> {
+        if self.changed.is_empty() {
+            return Ok(());
+        }
+        for (date, sums) in &self.changed {
+            let path = self.sums_path(date);
+            let text: String = sums.iter().map(|(p, s)| format!("{s} {p}\n")).collect();
+            write_atomically(&path, text.as_bytes())?;
+        }
+        let mut text = String::from(
+            "# What each published dated folder's answers are made of (content/method.md#published).\n\
+             # Written by `x402dir build`: a new date is added; a changed line needs --republish DATE and a\n\
+             # `republished` entry in content/corrections.json. Per-file sums: published/DATE.sums.\n",
+        );
+        for line in self.lines.values() {
+            text.push_str(&line.render());
+            text.push('\n');
+        }
+        write_atomically(&self.path, text.as_bytes())
+    }
+}
+
+/// "method 1.3.0 (locked 1.2.0)", or that only the files differ under the same versions.
+fn describe(now: &Line, locked: &Line) -> String {
+    let changes = now.version_changes(locked);
+    if changes.is_empty() {
+        "same versions, different files".to_owned()
+    } else {
+        changes.join(", ")
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e))?;
+    fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sums(files: &[(&str, &str)]) -> Sums {
+        files.iter().map(|(p, s)| ((*p).to_owned(), (*s).to_owned())).collect()
+    }
+
+    #[test]
+    fn a_line_reads_back_as_written() {
+        let line = Line::of("2025-12-31", &Method::embedded(), &sums(&[("api/manifest.json", "ab")]));
+        assert_eq!(Line::parse(&line.render()), Some(line));
+        assert_eq!(Line::parse("2025-12-31 method=1.2.0"), None);
+    }
+
+    #[test]
+    fn explore_files_are_digested_apart_from_the_method_s() {
+        let base = sums(&[("api/manifest.json", "aa"), ("api/explore/manifest.json", "bb")]);
+        let (m, e) = digests(&base);
+        let explore_changed = sums(&[("api/manifest.json", "aa"), ("api/explore/manifest.json", "cc")]);
+        assert_eq!(digests(&explore_changed).0, m);
+        assert_ne!(digests(&explore_changed).1, e);
+        let renamed = sums(&[("api/manifest2.json", "aa"), ("api/explore/manifest.json", "bb")]);
+        assert_ne!(digests(&renamed).0, m, "a path is part of what is locked");
+    }
+
+    #[test]
+    fn only_api_files_are_collected() {
+        let d = Digests::default();
+        d.add("api/manifest.json", b"{}");
+        d.add("index.html", b"<p>");
+        d.add("static/composer.js", b"x");
+        d.add("api/index.html", b"<p>");
+        let s = d.into_sums();
+        assert_eq!(s.keys().collect::<Vec<_>>(), ["api/manifest.json"]);
+        // SHA-256 of "{}", first 128 bits.
+        assert_eq!(s["api/manifest.json"], "44136fa355b3678a1146ad16f7e8649e");
+    }
+}

@@ -1,0 +1,66 @@
+//! The static site: every snapshot becomes a dated, self-contained folder of pages,
+//! JSON and assets; the root lists the dates and points `latest/` at the newest.
+//!
+//! Here, one snapshot's folder, handed over in batches to a sink (the publish crate
+//! stages, checks and swaps it in). Its writers share a [`context::SnapshotContext`]: the
+//! JSON APIs ([`api`]), the pages ([`pages`]), the feed and the sitemaps ([`agents`]).
+//! [`facets`] says what can be browsed, `method::names` where each page and file lives, and
+//! [`history`] what the snapshots before said.
+
+pub mod agents;
+pub mod api;
+pub mod chrome;
+pub mod context;
+pub mod facets;
+pub mod feed;
+pub mod history;
+pub mod output;
+pub mod pages;
+pub mod paths;
+
+use catalogue::timings::phase;
+use catalogue::Error;
+use explore::eval;
+use explore::vectors::VectorTable;
+use explore::Explore;
+use method::index::Index;
+use method::Method;
+
+use api::Sink;
+use context::SnapshotContext;
+use history::Timeline;
+use pages::evaluation::Measured;
+
+/// Makes every file of one snapshot's folder and hands them to `sink` in batches.
+pub fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sink) -> Result<(), Error> {
+    let cx = SnapshotContext::new(index, method, timeline, sink)?;
+    let measured = write_explore(&cx)?;
+    feed::write_feed(&cx)?;
+    let pages = pages::snapshot_pages(&cx, measured.as_ref());
+    phase("render and write pages", || pages::write_pages(&cx, &pages))?;
+    sink(agents::snapshot_sitemaps(&method.site.base_url, cx.date, pages.iter().map(|page| page.file(&cx))))?;
+    phase("method API files", || api::method::write_api_files(index, method, sink))?;
+    pages::write_assets(&cx)
+}
+
+/// Builds the explore index, evaluates the golden set on it when this is its snapshot,
+/// and writes the explore API. The index goes out first and is then let go: at a
+/// million listings it is half a gigabyte that the pages and the method API do not need.
+fn write_explore(cx: &SnapshotContext) -> Result<Option<Measured>, Error> {
+    let (index, method) = (cx.index, cx.method);
+    let table = VectorTable::embedded();
+    let explore = phase("explore index", || Explore::build(index, table));
+    let measured = match &cx.golden {
+        Some(golden) => Some(Measured {
+            evaluation: eval::evaluate_with(golden, index, method, table, &explore)?,
+            nprobe: explore.dense.ivf.nprobe,
+            lists: explore.dense.ivf.lists.len(),
+        }),
+        None => None,
+    };
+    phase("explore API files", || api::explore::write_api_files(&explore, index, method, table, cx.sink))?;
+    if let Some(m) = &measured {
+        (cx.sink)(vec![api::explore::evaluation_file(&m.evaluation)])?;
+    }
+    Ok(measured)
+}

@@ -1,0 +1,110 @@
+//! The golden set's evaluation page, in the folder of the snapshot it was labelled on:
+//! every ranking judged on the same hand-labelled queries (content/explore.md#evaluation).
+
+use askama::Template;
+
+use super::Chrome;
+use crate::api::explore::EVALUATION_FILE;
+use explore::eval::{self, fixed, Evaluation, RANKINGS};
+use explore::EXPLORE_VERSION;
+use method::names;
+
+/// The golden set's figures on this snapshot, and the inverted file they were taken
+/// through (the explore index itself is let go before the pages are written).
+pub struct Measured {
+    pub evaluation: Evaluation,
+    pub nprobe: usize,
+    pub lists: usize,
+}
+
+pub struct EvalRow {
+    pub name: String,
+    pub cells: Vec<String>,
+}
+
+pub struct EvalTable {
+    pub caption: String,
+    pub rows: Vec<EvalRow>,
+}
+
+pub struct EvalQuery {
+    pub id: String,
+    pub class: String,
+    pub query: String,
+    pub cells: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "evaluation.html")]
+pub struct EvaluationPage<'a> {
+    pub c: &'a Chrome,
+    pub queries: usize,
+    pub explore_version: &'static str,
+    pub headers: Vec<String>,
+    pub tables: Vec<EvalTable>,
+    pub rankings: Vec<&'static str>,
+    pub per_query: Vec<EvalQuery>,
+    pub nprobe: usize,
+    pub lists: usize,
+    pub overlap: String,
+    pub rules: String,
+    pub golden: String,
+    pub json: String,
+}
+
+pub fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> EvaluationPage<'a> {
+    let e = &measured.evaluation;
+    let headers = e
+        .classes
+        .iter()
+        .map(|class| {
+            let n = e.table.values().next().and_then(|t| t.get(class)).map_or(0, |f| f.queries);
+            format!("{class} ({n})")
+        })
+        .collect();
+    let table = |caption: &str, pick: fn(&eval::Measures) -> u32| EvalTable {
+        caption: caption.to_owned(),
+        rows: RANKINGS
+            .iter()
+            .filter_map(|r| e.table.get(*r).map(|t| (r, t)))
+            .map(|(r, t)| EvalRow {
+                name: (*r).to_owned(),
+                cells: e.classes.iter().map(|c| fixed(pick(&t[c]))).collect(),
+            })
+            .collect(),
+    };
+    let tables = vec![
+        table("NDCG@10 by ranking and query class (queries per class in brackets)", |f| f.ndcg10),
+        table("Recall@10 by ranking and query class", |f| f.recall10),
+    ];
+    let per_query = e
+        .per_query
+        .iter()
+        .map(|q| EvalQuery {
+            id: q.id.clone(),
+            class: q.class.clone(),
+            query: q.query.clone(),
+            cells: RANKINGS.iter().map(|r| q.ndcg10.get(r).map_or_else(String::new, |v| fixed(*v))).collect(),
+        })
+        .collect();
+    EvaluationPage {
+        c,
+        queries: e.queries,
+        explore_version: e.explore_version,
+        headers,
+        tables,
+        rankings: RANKINGS.to_vec(),
+        per_query,
+        nprobe: measured.nprobe,
+        lists: measured.lists,
+        overlap: fixed(e.ivf_overlap10),
+        rules: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_RULES_FILE),
+        golden: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_SET_FILE),
+        json: evaluation_json_link(),
+    }
+}
+
+/// The evaluation's JSON, relative to the evaluation page: `../../api/explore/…`.
+fn evaluation_json_link() -> String {
+    format!("{}{EVALUATION_FILE}", "../".repeat(names::EVALUATION_DIR.matches('/').count()))
+}

@@ -1,0 +1,157 @@
+//! An index page for every folder a visitor can reach by trimming a URL: the facet
+//! folders (`network/`, `price/`, `segment/`), a listing's `page/`, `r/` and `api/` in a
+//! snapshot, and `method/`, `explore/`, `schema/` at the root. Each says what lives
+//! below it and links there, instead of a bare "Not Found".
+
+use askama::Template;
+
+use super::{list, Chrome};
+use crate::context::SnapshotContext;
+use crate::facets::{BrowseList, Facet};
+use method::names;
+
+pub struct FolderItem {
+    pub label: String,
+    /// `None` for an entry with nothing behind it (a facet value no resource has).
+    pub href: Option<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "folder.html")]
+pub struct FolderPage<'a> {
+    pub c: &'a Chrome,
+    pub heading: String,
+    pub intro: String,
+    pub items: Vec<FolderItem>,
+}
+
+/// Facet values as items; a value with no resource is not a link to an empty table.
+pub fn facet_items(facets: &[Facet]) -> Vec<FolderItem> {
+    facets
+        .iter()
+        .map(|f| FolderItem {
+            label: f.label.clone(),
+            href: (f.count > 0).then(|| f.href.clone()),
+            note: Some(f.count.to_string()),
+        })
+        .collect()
+}
+
+/// Which folder of a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Folder {
+    Networks,
+    Prices,
+    Segments,
+    Resources,
+    Api,
+    Static,
+}
+
+impl Folder {
+    pub const ALL: [Folder; 6] =
+        [Folder::Networks, Folder::Prices, Folder::Segments, Folder::Resources, Folder::Api, Folder::Static];
+
+    pub fn dir(self) -> &'static str {
+        match self {
+            Folder::Networks => "network/",
+            Folder::Prices => "price/",
+            Folder::Segments => "segment/",
+            Folder::Resources => "r/",
+            Folder::Api => names::API_DIR,
+            Folder::Static => names::STATIC_DIR,
+        }
+    }
+}
+
+pub fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> FolderPage<'a> {
+    let home = cx.chrome.home.clone().unwrap_or_default();
+    let (heading, intro, items) = match folder {
+        Folder::Networks => (
+            "Resources by network".to_owned(),
+            "Each network the listings accept payment on, with how many resources accept it.".to_owned(),
+            facet_items(&cx.facets.networks),
+        ),
+        Folder::Prices => (
+            "Resources by lowest USD price per call".to_owned(),
+            "Price bands of the lowest price in a known USD stablecoin, with how many resources fall in each."
+                .to_owned(),
+            facet_items(&cx.facets.prices),
+        ),
+        Folder::Segments => (
+            format!("Resources by segment (rules {})", cx.facets.segment_version),
+            "Topic labels from the segment rules; labels never affect matching or order.".to_owned(),
+            facet_items(&cx.facets.segments),
+        ),
+        Folder::Resources => (
+            "Resource pages".to_owned(),
+            format!(
+                "Each of the {} resources of this snapshot has a page here. Find them by searching, or browse them \
+                 in the method's order.",
+                cx.index.entries.len()
+            ),
+            vec![
+                FolderItem { label: "Search".into(), href: Some(format!("{home}{}", names::SEARCH_DIR)), note: None },
+                FolderItem {
+                    label: "Browse all".into(),
+                    href: Some(format!("{home}{}", names::BROWSE_DIR)),
+                    note: None,
+                },
+            ],
+        ),
+        Folder::Api => (
+            "This snapshot's JSON API".to_owned(),
+            "Static JSON files that answer queries without a server; the manifest says where everything is, and \
+             the method page how to read them."
+                .to_owned(),
+            vec![
+                FolderItem {
+                    label: "manifest.json".into(),
+                    href: Some(format!("{home}{}", names::MANIFEST_FILE)),
+                    note: None,
+                },
+                FolderItem { label: "report.json".into(), href: Some(format!("{home}api/report.json")), note: None },
+                FolderItem { label: "prices.json".into(), href: Some(format!("{home}api/prices.json")), note: None },
+                FolderItem {
+                    label: "How to read them (the method's JSON surfaces)".into(),
+                    href: Some(format!("{}#json", cx.chrome.method_path)),
+                    note: None,
+                },
+            ],
+        ),
+        Folder::Static => (
+            "The pages' stylesheet and scripts".to_owned(),
+            "Served from this folder only; no third party. composer.js answers queries from the JSON API by the \
+             method's rule, in the browser."
+                .to_owned(),
+            super::ASSETS
+                .iter()
+                .map(|(name, _)| FolderItem {
+                    label: (*name).to_owned(),
+                    href: Some(format!("{}{name}", cx.chrome.static_base)),
+                    note: None,
+                })
+                .collect(),
+        ),
+    };
+    FolderPage { c: &cx.chrome, heading, intro, items }
+}
+
+/// The `page/` folder of a listing that takes more than one page: a link to each.
+pub fn pages_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList) -> FolderPage<'a> {
+    let pages = list::page_count(listing);
+    let items = (1..=pages)
+        .map(|page| FolderItem {
+            label: format!("Page {page}"),
+            href: Some(names::in_snapshot(&cx.index.header.date, &names::listing_page_dir(&listing.dir, page))),
+            note: None,
+        })
+        .collect();
+    FolderPage {
+        c: &cx.chrome,
+        heading: format!("{}: pages", listing.heading),
+        intro: format!("{} resources, {} to a page.", listing.ids.len(), super::PAGE_SIZE),
+        items,
+    }
+}

@@ -1,0 +1,113 @@
+//! A snapshot's build report: what was held out, collapsed, rejected, overruled, or
+//! read with fields dropped (content/method.md#duplicates).
+
+use askama::Template;
+
+use super::Chrome;
+use catalogue::model::Drop;
+use method::index::{Index, Rejected};
+use method::names;
+
+pub struct ClaimView {
+    pub date: String,
+    pub position: usize,
+    pub pay_to: String,
+    pub last_updated: Option<String>,
+}
+
+pub struct ConflictView {
+    pub resource: String,
+    pub claims: Vec<ClaimView>,
+}
+
+pub struct CollapsedView {
+    pub resource: String,
+    pub kept: usize,
+    pub dropped: String,
+}
+
+pub struct DropsView {
+    pub resource: String,
+    pub page: String,
+    pub fields: Vec<Drop>,
+}
+
+#[derive(Template)]
+#[template(path = "report.html")]
+pub struct ReportPage<'a> {
+    pub c: &'a Chrome,
+    pub items: usize,
+    pub entries: usize,
+    pub withheld: usize,
+    pub conflicts: Vec<ConflictView>,
+    pub collapsed: Vec<CollapsedView>,
+    pub rejected: Vec<Rejected>,
+    pub overruled: Vec<OverruledView>,
+    pub drops: Vec<DropsView>,
+}
+
+pub struct OverruledView {
+    pub resource: String,
+    pub position: usize,
+    pub pay_to: String,
+    pub owner: String,
+    pub correction_date: String,
+}
+
+pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
+    let r = &index.report;
+    ReportPage {
+        c,
+        items: index.header.item_count,
+        entries: index.entries.len(),
+        withheld: index.entries.iter().filter(|e| e.withheld.is_some()).count(),
+        conflicts: r
+            .quarantined
+            .iter()
+            .map(|q| ConflictView {
+                resource: q.resource.clone(),
+                claims: q
+                    .claims
+                    .iter()
+                    .map(|cl| ClaimView {
+                        date: cl.date.clone(),
+                        position: cl.position,
+                        pay_to: if cl.pay_to.is_empty() { "(none)".into() } else { cl.pay_to.join(", ") },
+                        last_updated: cl.last_updated.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        collapsed: r
+            .collapsed
+            .iter()
+            .map(|k| CollapsedView {
+                resource: k.resource.clone(),
+                kept: k.kept_position,
+                dropped: k.dropped_positions.iter().map(|p| format!("item {p}")).collect::<Vec<_>>().join(", "),
+            })
+            .collect(),
+        rejected: r.rejected.clone(),
+        overruled: r
+            .overruled
+            .iter()
+            .map(|o| OverruledView {
+                resource: o.resource.clone(),
+                position: o.position,
+                pay_to: o.pay_to.join(", "),
+                owner: o.owner.join(", "),
+                correction_date: o.correction_date.clone(),
+            })
+            .collect(),
+        drops: index
+            .entries
+            .iter()
+            .filter(|e| !e.resource.drops.is_empty())
+            .map(|e| DropsView {
+                resource: e.resource.url.clone(),
+                page: names::resource_page(&index.header.date, &e.slug()),
+                fields: e.resource.drops.clone(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,275 @@
+//! The files at the site's root, outside any snapshot: the list of dates, the versioned
+//! method pages, the JSON Schemas, the `latest/` rewrite, and what crawlers and agents
+//! read first.
+
+use std::fs;
+
+use askama::Template;
+
+use super::folder::{FolderItem, FolderPage};
+use super::{html, markdown, Chrome};
+use crate::agents;
+use crate::api::method::API_VERSION;
+use crate::output::Output;
+use catalogue::error::Error;
+use catalogue::snapshot::parse_date;
+use explore::eval::{self, GoldenSet};
+use explore::EXPLORE_VERSION;
+use method::names;
+use method::walk::Walk;
+use method::{Method, DISCOVERY_METHOD_VERSION};
+
+/// Published at the site root, under `schema/`.
+const SCHEMAS: &[(&str, &str)] = &[
+    ("answer.schema.json", include_str!("../../../../content/schema/answer.schema.json")),
+    ("explore-answer.schema.json", include_str!("../../../../content/schema/explore-answer.schema.json")),
+    ("manifest.schema.json", include_str!("../../../../content/schema/manifest.schema.json")),
+    ("record.schema.json", include_str!("../../../../content/schema/record.schema.json")),
+    ("record-block.schema.json", include_str!("../../../../content/schema/record-block.schema.json")),
+];
+
+const GOLDEN_RULES: &str = include_str!("../../../../content/explore/golden/RULES.md");
+
+pub struct DateLink {
+    pub date: String,
+    pub entries: usize,
+    pub complete: bool,
+    /// The manifest's `snapshot.notices`: partial, no usage counters.
+    pub notices: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "root.html")]
+pub struct RootPage<'a> {
+    pub c: &'a Chrome,
+    /// Newest first.
+    pub dates: &'a [DateLink],
+    /// The date `latest/` and the CLI lead to: the newest complete snapshot.
+    pub default: String,
+    /// The evaluation page, when the golden set's snapshot is published.
+    pub evaluation: Option<String>,
+    pub explore_page: String,
+    pub explore_version: &'static str,
+    /// The newest snapshot's walk: when the next walk is due.
+    pub newest_walk: Option<Walk>,
+}
+
+/// Root files: the list of dates, the versioned method pages, JSON Schemas, the
+/// `latest/` rewrite for Netlify (`_redirects`, read from the published folder), and
+/// what crawlers and agents read first (`robots.txt`, sitemaps, `llms.txt`). Made from
+/// the dated folders in `output`, so they name every build there, not only this one's.
+pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
+    let dates = date_links(output)?;
+    let Some(default) = default_date(&dates) else { return Ok(()) };
+    let default = default.to_owned();
+    // The root pages borrow the default snapshot's stylesheet.
+    let chrome = Chrome::outside(&default);
+    write_date_list(output, &chrome, &dates, &default)?;
+    write_method_pages(output, &chrome)?;
+    for (name, text) in SCHEMAS {
+        output.write(&format!("schema/{name}"), text.as_bytes())?;
+    }
+    write_folder_pages(output, &chrome, &dates, &default)?;
+    let latest_home = names::in_snapshot(&default, names::HOME_DIR);
+    output.write("_redirects", format!("/latest {latest_home} 302\n/latest/* {latest_home}:splat 200\n").as_bytes())?;
+    write_agent_files(output, &method.site.base_url, &dates, &default)
+}
+
+/// The snapshot a visitor is led to first: the newest complete one, or the newest when
+/// none is complete (the same choice as the CLI's, `snapshot::default_choice`).
+/// `dates` newest first.
+pub fn default_date(dates: &[DateLink]) -> Option<&str> {
+    dates.iter().find(|d| d.complete).or(dates.first()).map(|d| d.date.as_str())
+}
+
+/// Every finished build in `output`, newest first, as its manifest describes it.
+fn date_links(output: &Output) -> Result<Vec<DateLink>, Error> {
+    let mut links = Vec::new();
+    for d in built_dates(output)? {
+        let path = output.path(&format!("{d}/{}", names::MANIFEST_FILE))?;
+        let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
+            .map_err(|e| Error::input(&path, e.to_string()))?;
+        let snapshot = &manifest["snapshot"];
+        links.push(DateLink {
+            date: d,
+            entries: manifest["counts"]["entries"].as_u64().unwrap_or(0) as usize,
+            complete: snapshot["complete"].as_bool().unwrap_or(false),
+            notices: snapshot["notices"]
+                .as_array()
+                .map(|n| n.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default(),
+        });
+    }
+    Ok(links)
+}
+
+/// The dates of the finished builds in `output` (folders holding a manifest), newest first.
+fn built_dates(output: &Output) -> Result<Vec<String>, Error> {
+    let mut dates = Vec::new();
+    for entry in fs::read_dir(output.root()).map_err(|e| Error::io(output.root(), e))? {
+        let entry = entry.map_err(|e| Error::io(output.root(), e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if parse_date(&name).is_ok() && entry.path().join(names::MANIFEST_FILE).is_file() {
+            dates.push(name);
+        }
+    }
+    dates.sort_unstable_by(|a, b| b.cmp(a));
+    Ok(dates)
+}
+
+/// The root's index: every date with its count of resources and its notices.
+fn write_date_list(output: &Output, chrome: &Chrome, dates: &[DateLink], default: &str) -> Result<(), Error> {
+    let golden = GoldenSet::embedded()?.snapshot;
+    let evaluation_page = names::in_snapshot(&golden, names::EVALUATION_DIR);
+    let evaluation =
+        output.path(names::root_dir(&names::page_file(&evaluation_page)))?.is_file().then_some(evaluation_page);
+    let page = RootPage {
+        c: chrome,
+        dates,
+        default: default.to_owned(),
+        evaluation,
+        explore_page: names::explore_method_page(EXPLORE_VERSION),
+        explore_version: EXPLORE_VERSION,
+        newest_walk: dates.first().map(|d| Walk::of(&d.date)),
+    };
+    output.write("index.html", &html(&page)?)
+}
+
+/// Index pages for the root's folders (`method/`, `explore/`, its golden set's folder,
+/// `schema/`) and the site's 404 page, which Netlify and `x402dir serve` send for any
+/// missing path: it offers the default snapshot's search and every snapshot.
+fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], default: &str) -> Result<(), Error> {
+    let item = |label: &str, href: String, note: Option<String>| FolderItem {
+        label: label.to_owned(),
+        href: Some(href),
+        note,
+    };
+    let method_page = names::method_page();
+    let explore_page = names::explore_method_page(EXPLORE_VERSION);
+    let static_api_page = names::static_api_page(API_VERSION);
+    let folders = [
+        (
+            "method/".to_owned(),
+            "The directory method".to_owned(),
+            "The one rule every answer follows, published under each version.".to_owned(),
+            vec![item(&format!("Version {DISCOVERY_METHOD_VERSION} (current)"), method_page.clone(), None)],
+        ),
+        (
+            names::root_dir(names::STATIC_API_FOLDER).to_owned(),
+            "The static JSON API".to_owned(),
+            "The format of each snapshot's JSON files, for programs, published under each layout.".to_owned(),
+            vec![item(&format!("Layout {API_VERSION} (current)"), static_api_page.clone(), None)],
+        ),
+        (
+            "explore/".to_owned(),
+            "Explore".to_owned(),
+            "A separately versioned ranking for needs put in other words; never the directory's answer.".to_owned(),
+            vec![item(&format!("Version {EXPLORE_VERSION} (current)"), explore_page.clone(), None)],
+        ),
+        (
+            format!("{}golden/", names::root_dir(&explore_page)),
+            "Explore's golden set".to_owned(),
+            "The hand-labelled queries explore is measured on, and how they were labelled.".to_owned(),
+            vec![
+                item("Labelling rules (RULES.md)", format!("{explore_page}{}", names::GOLDEN_RULES_FILE), None),
+                item("Queries and labels (golden.json)", format!("{explore_page}{}", names::GOLDEN_SET_FILE), None),
+            ],
+        ),
+        (
+            "schema/".to_owned(),
+            "JSON Schemas".to_owned(),
+            "The schemas of the answer envelope, the manifest and the records.".to_owned(),
+            SCHEMAS.iter().map(|(name, _)| item(name, format!("/schema/{name}"), None)).collect(),
+        ),
+    ];
+    for (dir, heading, intro, items) in folders {
+        let page = FolderPage { c: chrome, heading, intro, items };
+        output.write(&names::page_file(names::root_dir(&dir)), &html(&page)?)?;
+    }
+    let mut items = vec![item(
+        &format!("Search the snapshot of {default}"),
+        names::in_snapshot(default, names::SEARCH_DIR),
+        Some("the newest complete one".into()),
+    )];
+    items.extend(dates.iter().map(|d| {
+        item(
+            &format!("Snapshot of {}", d.date),
+            names::in_snapshot(&d.date, names::HOME_DIR),
+            Some(d.notices.join("; ")).filter(|n| !n.is_empty()),
+        )
+    }));
+    items.push(item(&format!("The directory method {DISCOVERY_METHOD_VERSION}"), method_page, None));
+    let page = FolderPage {
+        c: chrome,
+        heading: "No page here".to_owned(),
+        intro: "Nothing is published at this address. Dated folders never move, so a link that worked once still                 works with its date; these are the ways in."
+            .to_owned(),
+        items,
+    };
+    output.write("404.html", &html(&page)?)
+}
+
+/// The method's page, the static API's format page and explore's page, each under its
+/// version, with the golden set explore's evaluation is measured on.
+fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
+    let method_dir = names::method_page();
+    output.write(&names::page_file(names::root_dir(&method_dir)), &html(&markdown::method_page(chrome))?)?;
+    let static_api_dir = names::static_api_page(API_VERSION);
+    let static_api = markdown::static_api_page(chrome, API_VERSION);
+    output.write(&names::page_file(names::root_dir(&static_api_dir)), &html(&static_api)?)?;
+    let explore_dir = names::explore_method_page(EXPLORE_VERSION);
+    let explore_dir = names::root_dir(&explore_dir);
+    output.write(&names::page_file(explore_dir), &html(&markdown::explore_method_page(chrome))?)?;
+    output.write(&format!("{explore_dir}{}", names::GOLDEN_RULES_FILE), GOLDEN_RULES.as_bytes())?;
+    output.write(&format!("{explore_dir}{}", names::GOLDEN_SET_FILE), eval::GOLDEN.as_bytes())
+}
+
+/// The sitemap index (naming every date's sitemaps), the site-wide sitemap,
+/// `robots.txt` and `llms.txt`; `dates` newest first.
+fn write_agent_files(output: &Output, base_url: &str, dates: &[DateLink], default: &str) -> Result<(), Error> {
+    let mut sitemaps = Vec::new();
+    for d in dates {
+        let folder = output.path(&d.date)?;
+        let mut files: Vec<String> = fs::read_dir(&folder)
+            .map_err(|e| Error::io(&folder, e))?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name.starts_with("sitemap-") && name.ends_with(".xml"))
+            .collect();
+        // sitemap-2 before sitemap-10.
+        files.sort_by_key(|name| (name.len(), name.clone()));
+        sitemaps.push((d.date.clone(), files));
+    }
+    let others: Vec<(String, Vec<String>)> =
+        dates.iter().filter(|d| d.date != default).map(|d| (d.date.clone(), d.notices.clone())).collect();
+    output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
+    output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
+    output.write("robots.txt", agents::robots(base_url).as_bytes())?;
+    output.write(names::SNAPSHOTS_FILE, &snapshot_list(dates, default))?;
+    output.write("llms.txt", agents::llms_txt(base_url, default, &others).as_bytes())
+}
+
+/// `snapshots.json`: the default date, and every date newest first with its counts,
+/// notices, walk dates and folders, and whether it is stale beside the newest: more than
+/// two walks older than it (content/method.md#limits).
+fn snapshot_list(dates: &[DateLink], default: &str) -> Vec<u8> {
+    let newest = dates.first().map(|d| d.date.as_str()).unwrap_or_default();
+    let snapshots: Vec<serde_json::Value> = dates
+        .iter()
+        .map(|d| {
+            let walk = Walk::of(&d.date);
+            serde_json::json!({
+                "date": d.date,
+                "complete": d.complete,
+                "entries": d.entries,
+                "notices": d.notices,
+                "walk": {"next_due": walk.next_due, "stale_after": walk.stale_after},
+                "stale_beside_newest": walk.stale_on(newest),
+                "home": names::in_snapshot(&d.date, names::HOME_DIR),
+                "search": names::in_snapshot(&d.date, names::SEARCH_DIR),
+                "api": names::in_snapshot(&d.date, names::API_DIR),
+            })
+        })
+        .collect();
+    serde_json::to_vec(&serde_json::json!({ "default": default, "snapshots": snapshots }))
+        .expect("JSON values serialise")
+}

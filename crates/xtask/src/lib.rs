@@ -1,0 +1,14 @@
+//! Code generation, run by hand (`cargo xtask codegen`) rather than by the library: the
+//! composer's shared constants and rule texts (static/rules.js, [`rules`]) and its
+//! character tables (static/chars.js, [`chars`]), both made from the very constants and
+//! functions the Rust code uses and committed. The integration tests regenerate both in
+//! memory and fail when a committed file is stale (tests/it/codegen.rs).
+
+pub mod chars;
+pub mod rules;
+
+/// Each generated file, by its path from the repository's root, with its text as this
+/// build of the Rust code makes it.
+pub fn generated() -> [(&'static str, String); 2] {
+    [("static/rules.js", rules::rules_module()), ("static/chars.js", chars::chars_module())]
+}
