@@ -15,7 +15,7 @@ use method::index::Index;
 use method::names;
 use method::{Method, DISCOVERY_METHOD_VERSION};
 use serde_json::{json, Value};
-use site::{self, api::method as shards};
+use site::api::method as shards;
 
 /// Every file under `root`, by path relative to it, with its bytes.
 fn files_under(root: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -412,6 +412,11 @@ fn build_refuses_unsafe_output_folders_and_keeps_the_previous_build_on_failure()
     assert_eq!(files_under(&out), before);
 }
 
+/// A build refusing folders of more than `max_files` files (`--max-files`).
+fn capped(max_files: usize) -> publish::Options {
+    publish::Options { max_files: Some(max_files), ..publish::Options::default() }
+}
+
 /// `--max-files`: a snapshot over a host's cap is refused, naming the cap, and the
 /// previous build of that date stays whole; at or under the cap it builds.
 #[test]
@@ -422,11 +427,11 @@ fn a_cap_on_files_refuses_the_snapshot_over_it_and_keeps_the_previous_build() {
     let built = publish::build(paths, &out, &method).unwrap();
     let before = files_under(&out);
     let files = built[0].files;
-    let err = publish::build_limited(paths, &out, &method, Some(files - 1)).unwrap_err().to_string();
+    let err = publish::build_with(paths, &out, &method, &capped(files - 1)).unwrap_err().to_string();
     assert!(err.contains(&format!("more than {} files", files - 1)) && err.contains("untouched"), "{err}");
     assert_eq!(files_under(&out), before);
     assert!(fs::read_dir(&out).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
-    let again = publish::build_limited(paths, &out, &method, Some(files)).unwrap();
+    let again = publish::build_with(paths, &out, &method, &capped(files)).unwrap();
     assert_eq!(again[0].files, files);
     assert_eq!(files_under(&out), before);
 }

@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Most parameters kept per listing.
-pub const MAX_PARAMS: usize = 32;
+pub(crate) const MAX_PARAMS: usize = 32;
 /// Longest parameter name kept, in characters.
-pub const MAX_PARAM_CHARS: usize = 64;
+pub(crate) const MAX_PARAM_CHARS: usize = 64;
 
 /// What the listing says about calling it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -57,7 +57,7 @@ const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OP
 const PAYMENT_HEADERS: [&str; 4] = ["x-payment", "payment-signature", "x-payment-response", "payment-required"];
 
 /// The call an item describes, or `None` when it names neither a method nor a parameter.
-pub fn read_call(item: &Map<String, Value>) -> Option<Call> {
+pub(crate) fn read_call(item: &Map<String, Value>) -> Option<Call> {
     let mut call = Call { method: None, params: Vec::new() };
     // v2: the bazaar extension's info names the method; its JSON Schema the parameters.
     if let Some(bazaar) = item.get("extensions").and_then(|e| e.get("bazaar")) {

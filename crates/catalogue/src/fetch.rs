@@ -70,36 +70,31 @@ impl Default for WalkConfig {
 
 /// Largest page body accepted: a full page of 1,000 items is a few MB. Counted as the
 /// bytes arrive, whatever the headers say, error responses included.
-pub const MAX_PAGE_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_PAGE_BYTES: u64 = 64 << 20;
 
 /// Most JSON values (objects, arrays, strings, numbers, ...) one page may hold. A real
 /// page of 1,000 items holds about 72,000 (the largest real item, 487); parsed, each
 /// value takes some 80 bytes, so 64 MB of `[0,0,0,...]` would take gigabytes: a page
 /// over this is refused before it is parsed.
-pub const MAX_PAGE_VALUES: u64 = 2_000_000;
+pub(crate) const MAX_PAGE_VALUES: u64 = 2_000_000;
 
 /// The largest `pagination.total` a walk follows: the most items an import accepts.
-pub const MAX_TOTAL: u64 = super::import::MAX_ITEMS as u64;
+pub(crate) const MAX_TOTAL: u64 = super::import::MAX_ITEMS as u64;
 
 /// How much of an error response's body is read, to quote its start.
 const ERROR_BODY_BYTES: u64 = 4096;
 
 /// The page size the API will actually use for a requested `limit`.
-pub fn api_limit(requested: u32) -> u32 {
+pub(crate) fn api_limit(requested: u32) -> u32 {
     (requested.saturating_add(5) / 10 * 10).clamp(20, 1000)
-}
-
-/// The offset the API will actually serve for a requested one.
-pub fn api_offset(offset: u64, limit: u32) -> u64 {
-    offset / limit as u64 * limit as u64
 }
 
 /// One page as the API sent it.
 #[derive(Debug, Clone)]
-pub struct Page {
-    pub offset: u64,
-    pub total: u64,
-    pub items: Vec<Value>,
+pub(crate) struct Page {
+    pub(crate) offset: u64,
+    pub(crate) total: u64,
+    pub(crate) items: Vec<Value>,
 }
 
 /// What a walk saw.
@@ -113,13 +108,13 @@ pub struct WalkReport {
     pub duplicates: usize,
     /// Every `pagination.total` the API reported, in the order first seen.
     pub totals: Vec<u64>,
-    pub short_pages: Vec<u64>,
+    pub(crate) short_pages: Vec<u64>,
     pub complete: bool,
-    pub elapsed: Duration,
+    pub(crate) elapsed: Duration,
 }
 
 impl WalkReport {
-    pub fn final_total(&self) -> u64 {
+    pub(crate) fn final_total(&self) -> u64 {
         self.totals.iter().copied().max().unwrap_or(0)
     }
 
@@ -488,7 +483,7 @@ fn describe_reqwest(e: &reqwest::Error) -> String {
 }
 
 /// `Retry-After` as seconds or an HTTP date.
-pub fn parse_retry_after(value: &str) -> Option<Duration> {
+pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
@@ -705,8 +700,6 @@ mod tests {
         assert_eq!(api_limit(105), 110);
         assert_eq!(api_limit(999), 1000);
         assert_eq!(api_limit(5000), 1000);
-        assert_eq!(api_offset(2500, 1000), 2000);
-        assert_eq!(api_offset(40, 20), 40);
     }
 
     #[test]

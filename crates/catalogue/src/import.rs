@@ -21,9 +21,9 @@ use crate::error::Error;
 pub const CDP_DISCOVERY_URL: &str = "https://api.cdp.coinbase.com/platform/v2/x402/discovery/resources";
 
 /// Largest dump accepted, in bytes (a million items of the live catalogue is ~1.7 GB).
-pub const MAX_DUMP_BYTES: u64 = 4 << 30;
+pub(crate) const MAX_DUMP_BYTES: u64 = 4 << 30;
 /// Most items accepted in one dump.
-pub const MAX_ITEMS: usize = 5_000_000;
+pub(crate) const MAX_ITEMS: usize = 5_000_000;
 /// Largest value read whole beside the items (`pagination`, `total`, `partial`,
 /// `crawledAt`): each is a few bytes in a real dump.
 const MAX_FIELD_BYTES: usize = 64 << 10;

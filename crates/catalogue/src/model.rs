@@ -23,8 +23,8 @@ pub const MAX_NAME_CHARS: usize = 200;
 pub const MAX_TAGS: usize = 32;
 pub const MAX_ACCEPTS: usize = 16;
 /// Most schema field names kept per listing, and the longest one, in characters.
-pub const MAX_SCHEMA_FIELDS: usize = 128;
-pub const MAX_SCHEMA_FIELD_CHARS: usize = 64;
+pub(crate) const MAX_SCHEMA_FIELDS: usize = 128;
+pub(crate) const MAX_SCHEMA_FIELD_CHARS: usize = 64;
 /// How deep the schema walk goes; deeper nesting is not read.
 const MAX_SCHEMA_DEPTH: usize = 16;
 
@@ -82,7 +82,7 @@ pub struct Accept {
     /// Atomic units (`amount`, or v1's `maxAmountRequired`).
     pub amount: Option<u128>,
     pub mime_type: Option<String>,
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
 }
 
 /// The catalogue's own counters, unmodified: each is the value sent when that is a

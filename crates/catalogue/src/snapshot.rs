@@ -61,7 +61,7 @@ impl Header {
 }
 
 /// `15155` as `15,155`: counts people read.
-pub fn grouped(n: u64) -> String {
+pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -120,7 +120,7 @@ struct File<I> {
 }
 
 /// The current UTC time in whole seconds, RFC 3339: when a snapshot is recorded.
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     time::OffsetDateTime::now_utc()
         .replace_nanosecond(0)
         .expect("zero nanoseconds is valid")
@@ -134,12 +134,6 @@ pub fn parse_date(date: &str) -> Result<Date, String> {
         .ok()
         .filter(|_| date.len() == 10)
         .ok_or_else(|| format!("invalid date {date:?}: expected a calendar date written YYYY-MM-DD"))
-}
-
-impl<I> Snapshot<I> {
-    pub fn date(&self) -> Date {
-        parse_date(&self.header.date).expect("snapshot dates are validated on read and write")
-    }
 }
 
 impl Snapshot {
@@ -165,7 +159,7 @@ impl Snapshot {
 
 /// The suffix of a stored snapshot kept compressed: `DATE.json.gz`, gzip of the very bytes
 /// `DATE.json` held, read as it is by every command (docs/deploy.md, "Snapshots kept").
-pub const COMPRESSED_SUFFIX: &str = ".json.gz";
+pub(crate) const COMPRESSED_SUFFIX: &str = ".json.gz";
 
 /// The date a stored snapshot's file name gives: `DATE.json` or `DATE.json.gz`.
 pub fn date_of(path: &Path) -> Option<&str> {
@@ -233,7 +227,7 @@ fn check_header(path: &Path, h: &Header, items: usize) -> Result<(), Error> {
 }
 
 /// An item as its JSON text, checked as JSON but not parsed.
-pub type RawItem = Box<serde_json::value::RawValue>;
+pub(crate) type RawItem = Box<serde_json::value::RawValue>;
 
 /// Items handed on per batch by [`read_in_batches`].
 const ITEMS_PER_BATCH: usize = 4096;
@@ -289,8 +283,8 @@ mod stream {
 
     /// The file object: its header, and its `items` array read by `items`, which says
     /// how many there were (passed on in batches, or only counted).
-    pub struct FileSeed<S> {
-        pub items: S,
+    pub(crate) struct FileSeed<S> {
+        pub(crate) items: S,
     }
 
     impl<'de, S: DeserializeSeed<'de, Value = usize>> DeserializeSeed<'de> for FileSeed<S> {
@@ -326,7 +320,7 @@ mod stream {
     }
 
     /// Counts the items, skipping each unread (checked only as JSON).
-    pub struct Count;
+    pub(crate) struct Count;
 
     impl<'de> DeserializeSeed<'de> for Count {
         type Value = usize;
@@ -336,8 +330,8 @@ mod stream {
     }
 
     /// Passes the items on in batches of [`ITEMS_PER_BATCH`] as they are scanned.
-    pub struct Batches {
-        pub send: SyncSender<Vec<RawItem>>,
+    pub(crate) struct Batches {
+        pub(crate) send: SyncSender<Vec<RawItem>>,
     }
 
     impl<'de> DeserializeSeed<'de> for Batches {
@@ -398,7 +392,7 @@ fn write_snapshot<V: std::borrow::Borrow<Value>>(
 /// Writes `<dir>/<date>.json` from a header and items produced one at a time (so a
 /// million generated items never sit in memory), atomically as `write_into` does. The
 /// header's `item_count` must match the items given.
-pub fn write_streaming<V: std::borrow::Borrow<Value>>(
+pub(crate) fn write_streaming<V: std::borrow::Borrow<Value>>(
     dir: &Path,
     header: &Header,
     overwrite: bool,
@@ -447,7 +441,7 @@ pub fn write_streaming<V: std::borrow::Borrow<Value>>(
 
 /// A snapshot is never written beside the compressed one of its date: two files of one
 /// date would leave which one is meant to chance.
-pub fn refuse_beside_compressed(dir: &Path, date: &str) -> Result<(), Error> {
+pub(crate) fn refuse_beside_compressed(dir: &Path, date: &str) -> Result<(), Error> {
     let compressed = dir.join(format!("{date}{COMPRESSED_SUFFIX}"));
     if compressed.exists() {
         return Err(Error::Refused(format!(

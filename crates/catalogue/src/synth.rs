@@ -31,14 +31,14 @@ const BUSY_SHARE: f64 = 0.10;
 
 /// splitmix64: small, fast, and the same on every platform.
 #[derive(Debug, Clone)]
-pub struct SplitMix(u64);
+pub(crate) struct SplitMix(u64);
 
 impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
+    pub(crate) fn new(seed: u64) -> SplitMix {
         SplitMix(seed)
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -47,11 +47,11 @@ impl SplitMix {
     }
 
     /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 }
@@ -72,7 +72,7 @@ pub struct Vocabulary {
 impl Vocabulary {
     /// Learns from published descriptions (screened: withheld text is not passed in),
     /// resource URLs, schema field names and atomic amounts.
-    pub fn learn<'a>(
+    pub(crate) fn learn<'a>(
         descriptions: impl IntoIterator<Item = &'a str>,
         urls: impl IntoIterator<Item = &'a str>,
         field_names: impl IntoIterator<Item = &'a str>,
@@ -133,7 +133,7 @@ impl Vocabulary {
         Ok(vocabulary)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.starts.is_empty() || self.hosts.is_empty()
     }
 
@@ -197,17 +197,17 @@ impl Plan {
 
 /// Counters for each listing, in listing order, following the published shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Counters {
-    pub payers: u64,
-    pub calls: u64,
+pub(crate) struct Counters {
+    pub(crate) payers: u64,
+    pub(crate) calls: u64,
     /// Days before the snapshot date of the last call; `None` when never called.
-    pub days_since_call: Option<u32>,
+    pub(crate) days_since_call: Option<u32>,
 }
 
 /// Draws the counters of `n` listings: about 10 % with three or more payers (a heavy
 /// tail), some with one or two, most with none; calls at least payers, the two
 /// busiest taking about 39 %; totals scaled from the published 15,000-listing shape.
-pub fn counters(n: usize, rng: &mut SplitMix) -> Vec<Counters> {
+pub(crate) fn counters(n: usize, rng: &mut SplitMix) -> Vec<Counters> {
     let scale = n as f64 / SHAPE_LISTINGS;
     let mut payers: Vec<u64> = (0..n)
         .map(|_| {
@@ -263,7 +263,7 @@ pub fn counters(n: usize, rng: &mut SplitMix) -> Vec<Counters> {
 }
 
 /// The header of a synthetic snapshot: marked synthetic in its source and notes.
-pub fn header(date: &str, items: usize, seed: u64) -> Header {
+pub(crate) fn header(date: &str, items: usize, seed: u64) -> Header {
     Header {
         format: FORMAT_NAME.into(),
         format_version: FORMAT_VERSION,
@@ -285,7 +285,7 @@ pub fn header(date: &str, items: usize, seed: u64) -> Header {
 
 /// The `i`th synthetic item. `date` is the snapshot date (YYYY-MM-DD), the last-call
 /// times count back from it.
-pub fn item(i: usize, c: &Counters, vocabulary: &Vocabulary, date: time::Date, rng: &mut SplitMix) -> Value {
+pub(crate) fn item(i: usize, c: &Counters, vocabulary: &Vocabulary, date: time::Date, rng: &mut SplitMix) -> Value {
     let v = vocabulary;
     let host = &v.hosts[rng.below(v.hosts.len())];
     let mut path: Vec<&str> = Vec::new();

@@ -25,28 +25,28 @@ pub struct ExploreMeta {
     pub explore: RuleRef,
     /// Explore is not the directory's answer: this names the method that is.
     pub method: RuleRef,
-    pub not_the_method_answer: &'static str,
+    pub(crate) not_the_method_answer: &'static str,
     pub snapshot: SnapshotRef,
     pub limits: Vec<&'static str>,
     pub query: ExploreQuery,
     pub lists: Lists,
-    pub returned: usize,
+    pub(crate) returned: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ExploreQuery {
-    pub text: String,
+    pub(crate) text: String,
     pub words: Vec<String>,
-    pub dropped_short: Vec<String>,
+    pub(crate) dropped_short: Vec<String>,
     /// Function words ("the", "my", ...) explore does not use (content/explore/stopwords.txt).
-    pub dropped_stopwords: Vec<String>,
-    pub dropped_over_limit: Vec<String>,
+    pub(crate) dropped_stopwords: Vec<String>,
+    pub(crate) dropped_over_limit: Vec<String>,
     /// Ranked words the vector table has no row for: they count for BM25 only.
     pub words_without_vector: Vec<String>,
     /// Constraints read from the words, as shown back ("max price $0.01"); the
     /// phrases they were read from are not among `words`.
     pub read_as: Vec<String>,
-    pub constraints: Constraints,
+    pub(crate) constraints: Constraints,
     pub constraint_phrases: Vec<String>,
     /// Words no document contains, each read as the document word spelt most like it.
     pub near_spellings: Vec<NearSpelling>,
@@ -57,8 +57,8 @@ pub struct ExploreQuery {
     pub not_understood: Vec<String>,
     /// The words both lists ranked by.
     pub ranked_words: Vec<String>,
-    pub limit: usize,
-    pub rule: String,
+    pub(crate) limit: usize,
+    pub(crate) rule: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -72,7 +72,7 @@ pub struct Lists {
     /// Resources in the BM25 list (at most the depth).
     pub bm25: usize,
     pub dense: usize,
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// Inverted-file lists read, of how many, and how many documents were compared.
     pub dense_lists_read: usize,
     pub dense_lists: usize,
@@ -206,7 +206,7 @@ pub fn rule_template() -> String {
 pub const RULE_CONSTRAINTS: &str = "; only resources that meet what was read from the words: {read_as}";
 
 /// What explore did with this query, in plain words.
-pub fn rule_text(words: &[String], ranked: &[String], read_as: &[String], limit: usize) -> String {
+pub(crate) fn rule_text(words: &[String], ranked: &[String], read_as: &[String], limit: usize) -> String {
     if words.is_empty() {
         return RULE_EMPTY.to_owned();
     }

@@ -9,9 +9,9 @@ use super::corpus::Corpus;
 use std::collections::{BTreeMap, HashMap};
 
 /// Term-frequency saturation.
-pub const K1: f64 = 1.2;
+pub(crate) const K1: f64 = 1.2;
 /// Length normalisation.
-pub const B: f64 = 0.75;
+pub(crate) const B: f64 = 0.75;
 
 /// One document containing a term, and the term's contribution in thousandths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,16 +24,13 @@ pub struct Posting {
 pub struct Bm25 {
     /// Postings by term; each list in descending weight, then ascending id.
     pub postings: BTreeMap<String, Vec<Posting>>,
-    pub documents: usize,
-    /// Mean document length in words.
-    pub average_length: f64,
 }
 
 impl Bm25 {
     /// Indexes the documents of `corpus` (document `i` gets id `i`); `document_frequency`
     /// is the corpus's, by word id. The corpus is taken so that its words become the
     /// lists' keys without a copy.
-    pub fn build(corpus: Corpus, document_frequency: &[u32]) -> Bm25 {
+    pub(crate) fn build(corpus: Corpus, document_frequency: &[u32]) -> Bm25 {
         use rayon::prelude::*;
         let n = corpus.len();
         let average_length = if n == 0 { 0.0 } else { corpus.total_words() as f64 / n as f64 };
@@ -51,17 +48,23 @@ impl Bm25 {
         lists.par_iter_mut().for_each(|list| list.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.id.cmp(&b.id))));
         // The documents go before the map is made: at a million listings they are 100 MB.
         let postings = corpus.into_vocabulary().into_iter().zip(lists).filter(|(_, list)| !list.is_empty()).collect();
-        Bm25 { postings, documents: n, average_length }
+        Bm25 { postings }
     }
 
     /// Documents containing any of `terms`, by descending summed weight, then ascending
     /// id; at most `depth` of them. Terms are read in the order given.
-    pub fn search(&self, terms: &[String], depth: usize) -> Vec<(u32, u64)> {
+    #[cfg(test)]
+    pub(crate) fn search(&self, terms: &[String], depth: usize) -> Vec<(u32, u64)> {
         self.search_where(terms, depth, |_| true)
     }
 
     /// [`Bm25::search`] over the documents `allowed` lets through, cut after them.
-    pub fn search_where(&self, terms: &[String], depth: usize, allowed: impl Fn(u32) -> bool) -> Vec<(u32, u64)> {
+    pub(crate) fn search_where(
+        &self,
+        terms: &[String],
+        depth: usize,
+        allowed: impl Fn(u32) -> bool,
+    ) -> Vec<(u32, u64)> {
         let mut totals: HashMap<u32, (u64, usize)> = HashMap::new();
         for term in terms {
             for p in self.postings.get(term).map(Vec::as_slice).unwrap_or_default() {
@@ -88,7 +91,7 @@ pub const MIN_WORDS_SHARE: (usize, usize) = (1, 2);
 /// How many of a query's `m` words a document must contain to be in the BM25 list:
 /// [`MIN_WORDS_SHARE`] of them, rounded up. One word of a paraphrase ("coin" of "is this
 /// coin a rug pull") is no evidence; both of "token price" are not required.
-pub fn min_words(m: usize) -> usize {
+pub(crate) fn min_words(m: usize) -> usize {
     (m * MIN_WORDS_SHARE.0).div_ceil(MIN_WORDS_SHARE.1)
 }
 

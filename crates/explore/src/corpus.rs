@@ -42,8 +42,9 @@ impl Corpus {
         corpus
     }
 
-    /// A corpus of the given word lists (document `i` gets id `i`).
-    pub fn from_documents(documents: Vec<Vec<String>>) -> Corpus {
+    /// A corpus of the given word lists (document `i` gets id `i`), for tests.
+    #[cfg(test)]
+    pub(crate) fn from_documents(documents: Vec<Vec<String>>) -> Corpus {
         let mut corpus = Corpus::new();
         corpus.extend(&mut HashMap::new(), documents.into_iter().map(|d| (d, 0)).collect());
         corpus
@@ -69,12 +70,8 @@ impl Corpus {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.starts.len() - 1
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// The word ids of document `i`, in order, repeats kept.
@@ -88,17 +85,17 @@ impl Corpus {
     }
 
     /// All words of all documents (repeats counted).
-    pub fn total_words(&self) -> usize {
+    pub(crate) fn total_words(&self) -> usize {
         self.words.len()
     }
 
     /// The vocabulary, the documents let go.
-    pub fn into_vocabulary(self) -> Vec<String> {
+    pub(crate) fn into_vocabulary(self) -> Vec<String> {
         self.vocabulary
     }
 
     /// How many documents contain each word, by word id.
-    pub fn document_frequency(&self) -> Vec<u32> {
+    pub(crate) fn document_frequency(&self) -> Vec<u32> {
         let mut df = vec![0u32; self.vocabulary.len()];
         let mut seen: Vec<u32> = Vec::new();
         for i in 0..self.len() {
@@ -114,7 +111,7 @@ impl Corpus {
     }
 
     /// Document `i`'s distinct word ids with how often each occurs, by ascending id.
-    pub fn term_frequencies(&self, i: usize) -> Vec<(u32, u32)> {
+    pub(crate) fn term_frequencies(&self, i: usize) -> Vec<(u32, u32)> {
         let mut ids = self.document(i).to_vec();
         ids.sort_unstable();
         let mut out: Vec<(u32, u32)> = Vec::new();

@@ -23,7 +23,7 @@ use super::corpus::Corpus;
 use super::vectors::{VectorTable, DIMS};
 
 /// A word's weight: `round(10 · ln(1 + (n + 1) / (df + 1)))`, at least 1.
-pub fn word_weight(documents: usize, containing: usize) -> u32 {
+pub(crate) fn word_weight(documents: usize, containing: usize) -> u32 {
     let x = 10.0 * (1.0 + (documents as f64 + 1.0) / (containing as f64 + 1.0)).ln();
     (x.round() as u32).max(1)
 }
@@ -40,17 +40,17 @@ pub struct ByteVector {
 /// against 0.610 over all queries) and the inverted-file lists a query reads are 29 %
 /// fewer gzip bytes, because fewer distinct values compress better
 /// (content/explore.md#dense).
-pub const DOCUMENT_LEVEL: i8 = 15;
+pub(crate) const DOCUMENT_LEVEL: i8 = 15;
 
 impl ByteVector {
     /// Scales a whole-number vector so its largest component is ±127, rounding half away
     /// from zero, in whole-number arithmetic. `None` for the zero vector.
-    pub fn quantise(x: &[i64; DIMS]) -> Option<ByteVector> {
+    pub(crate) fn quantise(x: &[i64; DIMS]) -> Option<ByteVector> {
         ByteVector::quantise_to(x, i8::MAX)
     }
 
     /// [`ByteVector::quantise`] to ±`level` (at most 127).
-    pub fn quantise_to(x: &[i64; DIMS], level: i8) -> Option<ByteVector> {
+    pub(crate) fn quantise_to(x: &[i64; DIMS], level: i8) -> Option<ByteVector> {
         let max = x.iter().map(|v| v.unsigned_abs()).max().unwrap_or(0) as i128;
         if max == 0 {
             return None;
@@ -64,20 +64,20 @@ impl ByteVector {
         Some(ByteVector::new(values))
     }
 
-    pub fn new(values: [i8; DIMS]) -> ByteVector {
+    pub(crate) fn new(values: [i8; DIMS]) -> ByteVector {
         let norm2: i64 = values.iter().map(|&v| i64::from(v) * i64::from(v)).sum();
         let inv_norm = if norm2 == 0 { 0.0 } else { 1.0 / (norm2 as f64).sqrt() };
         ByteVector { values, inv_norm }
     }
 
     /// `dot(q, self) * inv_norm`: the order-preserving similarity of the module docs.
-    pub fn similarity(&self, q: &[i64; DIMS]) -> f64 {
+    pub(crate) fn similarity(&self, q: &[i64; DIMS]) -> f64 {
         let dot: i64 = q.iter().zip(&self.values).map(|(a, &b)| a * i64::from(b)).sum();
         dot as f64 * self.inv_norm
     }
 
     /// [`ByteVector::similarity`] for a [`feedback_query`], summed in component order.
-    pub fn similarity_moved(&self, moved: &[f64; DIMS]) -> f64 {
+    pub(crate) fn similarity_moved(&self, moved: &[f64; DIMS]) -> f64 {
         let mut dot = 0.0;
         for (a, &b) in moved.iter().zip(&self.values) {
             dot += a * f64::from(b);
@@ -88,7 +88,7 @@ impl ByteVector {
 
 /// The weighted sum of the rows of `words` (a repeated word counts each time), with the
 /// words that have no row. `None` when no word has a row.
-pub fn embed<'w>(
+pub(crate) fn embed<'w>(
     words: impl IntoIterator<Item = &'w str>,
     table: &VectorTable,
     weight: impl Fn(&str) -> u32,
@@ -122,8 +122,8 @@ fn weighted_sum<'r>(rows: impl IntoIterator<Item = (i64, &'r [i8; DIMS])>) -> Op
 pub struct Dense {
     /// Documents containing each word that has a row in the vector table, for the
     /// weights (a word without a row is given no weight, so it needs none here).
-    pub document_frequency: HashMap<String, usize>,
-    pub documents: usize,
+    pub(crate) document_frequency: HashMap<String, usize>,
+    pub(crate) documents: usize,
     /// By document id; `None` when none of its words has a row.
     pub vectors: Vec<Option<ByteVector>>,
     pub ivf: Ivf,
@@ -132,7 +132,7 @@ pub struct Dense {
 impl Dense {
     /// Embeds the documents of `corpus` (document `i` gets id `i`); `document_frequency`
     /// is the corpus's, by word id. [`Dense::index_vectors`] then clusters them.
-    pub fn build(corpus: &Corpus, document_frequency: &[u32], table: &VectorTable) -> Dense {
+    pub(crate) fn build(corpus: &Corpus, document_frequency: &[u32], table: &VectorTable) -> Dense {
         use rayon::prelude::*;
         let n = corpus.len();
         // Each word's weight and row, looked up once rather than at every occurrence.
@@ -166,7 +166,7 @@ impl Dense {
 
     /// Learns the inverted file over the document vectors (left empty by `build`, so
     /// that the caller can let the documents go first).
-    pub fn index_vectors(&mut self) {
+    pub(crate) fn index_vectors(&mut self) {
         self.ivf = catalogue::timings::phase("  explore: inverted file", || Ivf::build(&self.vectors));
     }
 
@@ -175,20 +175,21 @@ impl Dense {
     }
 
     /// The query's vector and its words that have no row.
-    pub fn embed_query(&self, words: &[String], table: &VectorTable) -> (Option<[i64; DIMS]>, Vec<String>) {
+    pub(crate) fn embed_query(&self, words: &[String], table: &VectorTable) -> (Option<[i64; DIMS]>, Vec<String>) {
         embed(words.iter().map(String::as_str), table, |w| self.weight(w))
     }
 
-    /// Documents by descending similarity (ties: ascending id), only those with a
-    /// positive one, at most `depth`; through the inverted file, or over every document
-    /// when `exact` (the reference the evaluation compares the inverted file with).
-    pub fn search(&self, q: &[i64; DIMS], depth: usize, exact: bool) -> DenseList {
-        self.search_where(q, depth, exact, |_| true)
-    }
-
-    /// [`Dense::search`] over the documents `allowed` lets through, cut after them.
-    /// `documents_compared` counts the documents read, allowed or not.
-    pub fn search_where(&self, q: &[i64; DIMS], depth: usize, exact: bool, allowed: impl Fn(u32) -> bool) -> DenseList {
+    /// Documents `allowed` lets through, by descending similarity (ties: ascending id),
+    /// only those with a positive one, at most `depth`; through the inverted file, or over
+    /// every document when `exact` (the reference the evaluation compares the inverted file
+    /// with). `documents_compared` counts the documents read, allowed or not.
+    pub(crate) fn search_where(
+        &self,
+        q: &[i64; DIMS],
+        depth: usize,
+        exact: bool,
+        allowed: impl Fn(u32) -> bool,
+    ) -> DenseList {
         let (candidates, lists_read): (Vec<u32>, usize) = if exact {
             ((0..self.vectors.len() as u32).collect(), self.ivf.lists.len())
         } else {
@@ -237,7 +238,7 @@ fn ranked(scores: impl Iterator<Item = (u32, f64)>) -> Vec<(u32, f64)> {
 /// The query as a unit vector plus [`FEEDBACK_WEIGHT`] shared among the unit vectors of
 /// `top`, added in this order, component by component, as IEEE-754 doubles (the browser
 /// does the same operations in the same order).
-pub fn feedback_query(q: &[i64; DIMS], top: &[&ByteVector]) -> [f64; DIMS] {
+pub(crate) fn feedback_query(q: &[i64; DIMS], top: &[&ByteVector]) -> [f64; DIMS] {
     let norm2: i64 = q.iter().map(|&x| x * x).sum();
     let inv_q = 1.0 / (norm2 as f64).sqrt();
     let share = FEEDBACK_WEIGHT / top.len() as f64;
@@ -255,11 +256,11 @@ pub fn feedback_query(q: &[i64; DIMS], top: &[&ByteVector]) -> [f64; DIMS] {
 
 /// A dense list and what it took to make it.
 #[derive(Debug, Clone, Default)]
-pub struct DenseList {
+pub(crate) struct DenseList {
     /// Ids by descending similarity.
-    pub ids: Vec<u32>,
-    pub lists_read: usize,
-    pub documents_compared: usize,
+    pub(crate) ids: Vec<u32>,
+    pub(crate) lists_read: usize,
+    pub(crate) documents_compared: usize,
 }
 
 /// An inverted-file index: centroids and the documents nearest each.
@@ -273,17 +274,17 @@ pub struct Ivf {
 }
 
 /// Most inverted-file lists one query reads.
-pub const MAX_NPROBE: usize = 64;
+pub(crate) const MAX_NPROBE: usize = 64;
 /// Most inverted-file lists (√n up to a million documents).
-pub const MAX_LISTS: usize = 1024;
+pub(crate) const MAX_LISTS: usize = 1024;
 /// Most documents the list centres are learnt from.
-pub const MAX_TRAINING: usize = 16_384;
+pub(crate) const MAX_TRAINING: usize = 16_384;
 
 /// Rounds of k-means; enough for the lists to settle on catalogue-sized sets.
 const KMEANS_ROUNDS: usize = 12;
 
 impl Ivf {
-    pub fn build(vectors: &[Option<ByteVector>]) -> Ivf {
+    pub(crate) fn build(vectors: &[Option<ByteVector>]) -> Ivf {
         use rayon::prelude::*;
         let ids: Vec<u32> = (0..vectors.len() as u32).filter(|&i| vectors[i as usize].is_some()).collect();
         if ids.is_empty() {
@@ -355,7 +356,7 @@ impl Ivf {
     }
 
     /// The `nprobe` lists whose centroids are most similar to `q` (ties: lower index).
-    pub fn probe(&self, q: &[i64; DIMS]) -> Vec<usize> {
+    pub(crate) fn probe(&self, q: &[i64; DIMS]) -> Vec<usize> {
         let mut scored: Vec<(usize, f64)> =
             self.centroids.iter().enumerate().map(|(i, c)| (i, c.similarity(q))).collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

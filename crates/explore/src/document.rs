@@ -13,16 +13,11 @@ use super::words::is_stopword;
 use method::index::Entry;
 use method::normalise::for_each_word;
 
-/// The words of an entry's explore document, with repeats, in field order.
-pub fn document(entry: &Entry) -> Vec<String> {
-    document_parts(entry).0
-}
-
 /// [`document`], and how many of its first words are a withheld description's. BM25
 /// reads them all; the dense side starts after them (content/explore.md#document): a
 /// withheld description is text addressed to AI agents, and its words would pull the
 /// listing's meaning toward its instructions.
-pub fn document_parts(entry: &Entry) -> (Vec<String>, usize) {
+pub(crate) fn document_parts(entry: &Entry) -> (Vec<String>, usize) {
     let mut words = Vec::new();
     let r = &entry.resource;
     add_words(&mut words, r.description.as_deref().unwrap_or(""));
@@ -55,7 +50,7 @@ fn add_words(words: &mut Vec<String>, text: &str) {
 
 /// The URL without its scheme, query string or fragment: host and path carry the
 /// structure (`api.example.com/v1/weather/forecast`); a query string carries values.
-pub fn url_host_and_path(url: &str) -> &str {
+pub(crate) fn url_host_and_path(url: &str) -> &str {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
     let end = rest.find(['?', '#']).unwrap_or(rest.len());
     &rest[..end]
@@ -63,7 +58,7 @@ pub fn url_host_and_path(url: &str) -> &str {
 
 /// Puts a space where a lower-case letter or a digit is followed by an upper-case
 /// letter, so camelCase names fall into words.
-pub fn split_case(text: &str) -> String {
+pub(crate) fn split_case(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut prev: Option<char> = None;
     for c in text.chars() {

@@ -21,11 +21,11 @@ use method::Method;
 
 pub static GOLDEN: &str = include_str!("../../../content/explore/golden/golden.json");
 pub static BASELINE: &str = include_str!("../../../content/explore/golden/baseline.json");
-pub const GOLDEN_PATH: &str = "content/explore/golden/golden.json";
+pub(crate) const GOLDEN_PATH: &str = "content/explore/golden/golden.json";
 pub const BASELINE_PATH: &str = "content/explore/golden/baseline.json";
 
 /// Results judged per query.
-pub const CUTOFF: usize = 10;
+pub(crate) const CUTOFF: usize = 10;
 
 /// The rankings measured, in the order they are printed.
 pub const RANKINGS: [&str; 6] = ["method", "bm25", "dense", "dense_exact", "fused", "explore"];
@@ -33,7 +33,6 @@ pub const RANKINGS: [&str; 6] = ["method", "bm25", "dense", "dense_exact", "fuse
 #[derive(Debug, Clone, Deserialize)]
 pub struct GoldenSet {
     pub snapshot: String,
-    pub labelling_rules: String,
     pub queries: Vec<GoldenQuery>,
 }
 
@@ -74,7 +73,7 @@ impl GoldenSet {
         GoldenSet::parse(GOLDEN)
     }
 
-    pub fn parse(text: &str) -> Result<GoldenSet, Error> {
+    pub(crate) fn parse(text: &str) -> Result<GoldenSet, Error> {
         let set: GoldenSet =
             serde_json::from_str(text).map_err(|e| Error::content(GOLDEN_PATH, e.line(), &e.to_string()))?;
         let mut ids = std::collections::HashSet::new();
@@ -105,7 +104,7 @@ impl GoldenSet {
 
 /// NDCG@10: gain 2^grade − 1, discount log2(position + 1), over the ideal order of the
 /// labelled grades. Unlabelled results gain nothing.
-pub fn ndcg(results: &[&str], relevant: &BTreeMap<String, u8>) -> f64 {
+pub(crate) fn ndcg(results: &[&str], relevant: &BTreeMap<String, u8>) -> f64 {
     let gain = |g: u8| f64::from((1u32 << g) - 1);
     let discount = |i: usize| (i as f64 + 2.0).log2();
     let dcg: f64 = results
@@ -125,7 +124,7 @@ pub fn ndcg(results: &[&str], relevant: &BTreeMap<String, u8>) -> f64 {
 }
 
 /// Labelled resources in the first ten over min(10, labelled).
-pub fn recall(results: &[&str], relevant: &BTreeMap<String, u8>) -> f64 {
+pub(crate) fn recall(results: &[&str], relevant: &BTreeMap<String, u8>) -> f64 {
     let found = results.iter().take(CUTOFF).filter(|r| relevant.contains_key(**r)).count();
     found as f64 / relevant.len().min(CUTOFF) as f64
 }
@@ -141,13 +140,13 @@ pub struct Measures {
 }
 
 /// Per ranking, per class ("all" included).
-pub type Table = BTreeMap<String, BTreeMap<String, Measures>>;
+pub(crate) type Table = BTreeMap<String, BTreeMap<String, Measures>>;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Evaluation {
-    pub snapshot: String,
+    pub(crate) snapshot: String,
     pub explore_version: &'static str,
-    pub method_version: &'static str,
+    pub(crate) method_version: &'static str,
     pub queries: usize,
     pub classes: Vec<String>,
     pub table: Table,
@@ -278,8 +277,8 @@ pub fn evaluate_with(
 /// The baseline: per ranking and class, the figures a change must not fall below.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Baseline {
-    pub note: String,
-    pub explore_version: String,
+    pub(crate) note: String,
+    pub(crate) explore_version: String,
     pub table: Table,
 }
 

@@ -60,7 +60,7 @@ fn reciprocal(rank: Option<u32>) -> f64 {
 /// Fuses two ranked id lists and re-ranks the union; returns it in final order.
 /// The price list weighs `price_weight` ([`PRIOR_WEIGHT`], or [`CHEAPEST_WEIGHT`] when
 /// the need asks for the cheapest).
-pub fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts, price_weight: f64) -> Vec<Fused> {
+pub(crate) fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts, price_weight: f64) -> Vec<Fused> {
     let mut ids: Vec<u32> = bm25.iter().chain(dense).copied().collect();
     ids.sort_unstable();
     ids.dedup();
@@ -109,7 +109,7 @@ pub fn fuse(bm25: &[u32], dense: &[u32], facts: impl Fn(u32) -> Facts, price_wei
 
 /// Competition ranks (1 = best, ties share) of `values`, where `order` puts the better
 /// of two values first; `None` stays `None`.
-pub fn competition_ranks<T>(values: &[Option<T>], order: impl Fn(&T, &T) -> Ordering) -> Vec<Option<u32>> {
+pub(crate) fn competition_ranks<T>(values: &[Option<T>], order: impl Fn(&T, &T) -> Ordering) -> Vec<Option<u32>> {
     let mut known: Vec<&T> = values.iter().flatten().collect();
     known.sort_by(|a, b| order(a, b));
     values.iter().map(|v| v.as_ref().map(|v| known.partition_point(|x| order(x, v).is_lt()) as u32 + 1)).collect()

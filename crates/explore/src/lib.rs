@@ -11,7 +11,7 @@ pub mod answer;
 pub mod bm25;
 pub mod corpus;
 pub mod dense;
-pub mod document;
+pub(crate) mod document;
 pub mod eval;
 pub mod fuse;
 pub mod reading;
@@ -48,32 +48,32 @@ pub struct Explore {
     /// The document words a word no document contains may be read as.
     pub spelling: spelling::Spelling,
     /// The networks a need can name (the method's, `networks::known`).
-    pub networks: Vec<KnownNetwork>,
+    pub(crate) networks: Vec<KnownNetwork>,
 }
 
 /// Both retrievers' lists and the fused order for one query.
 #[derive(Debug, Clone)]
 pub struct Retrieval {
     /// The constraints read from the need, and the text left for the words.
-    pub reading: reading::Reading,
+    pub(crate) reading: reading::Reading,
     pub words: words::Words,
     /// The words ranked by: the query's words, each read as its near spelling when no
     /// document contains it, less those not understood.
-    pub ranked: Vec<String>,
+    pub(crate) ranked: Vec<String>,
     /// (word, the document word it was read as).
-    pub near_spellings: Vec<(String, String)>,
+    pub(crate) near_spellings: Vec<(String, String)>,
     /// (word of another language, the vector-table word it was read as): a translation
     /// into a stopword leaves the word out.
-    pub translations: Vec<(String, String)>,
+    pub(crate) translations: Vec<(String, String)>,
     /// Words with no posting, no near spelling and no vector: left out of both lists.
-    pub not_understood: Vec<String>,
-    pub words_without_vector: Vec<String>,
+    pub(crate) not_understood: Vec<String>,
+    pub(crate) words_without_vector: Vec<String>,
     /// Ids in BM25 order, at most [`LIST_DEPTH`].
     pub bm25: Vec<u32>,
     /// Ids in dense order through the inverted file, at most [`LIST_DEPTH`].
     pub dense: Vec<u32>,
-    pub lists_read: usize,
-    pub documents_compared: usize,
+    pub(crate) lists_read: usize,
+    pub(crate) documents_compared: usize,
     /// The union of both lists in final order.
     pub fused: Vec<Fused>,
 }

@@ -86,24 +86,20 @@ pub const READ_CHEAPEST: &str = "cheapest first";
 
 /// What a need's words say besides the need.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Constraints {
+pub(crate) struct Constraints {
     /// USD per call, inclusive, read as the method's `max_price` (the lowest cap stated).
-    pub max_price: Option<Decimal>,
+    pub(crate) max_price: Option<Decimal>,
     /// The CAIP-2 id of the network named, read as the method's `network`.
-    pub network: Option<String>,
-    pub exclude_testnets: bool,
+    pub(crate) network: Option<String>,
+    pub(crate) exclude_testnets: bool,
     /// "cheapest": the price list counts as much as a retriever (content/explore.md#fusion).
-    pub cheapest: bool,
+    pub(crate) cheapest: bool,
 }
 
 impl Constraints {
-    pub fn is_empty(&self) -> bool {
-        *self == Constraints::default()
-    }
-
     /// The method's filters these constraints are read as; `None` when there are none
     /// ("cheapest" is a preference, not a filter).
-    pub fn filters(&self) -> Option<Filters> {
+    pub(crate) fn filters(&self) -> Option<Filters> {
         let filters = Filters {
             max_price: self.max_price,
             network: self.network.clone(),
@@ -114,7 +110,7 @@ impl Constraints {
     }
 
     /// Whether the entry meets the filters.
-    pub fn allow(filters: &Option<Filters>, entry: &Entry) -> bool {
+    pub(crate) fn allow(filters: &Option<Filters>, entry: &Entry) -> bool {
         filters.as_ref().is_none_or(|f| qualifies(entry, &[], f))
     }
 }
@@ -122,11 +118,11 @@ impl Constraints {
 /// A need read: its constraints, how they are shown back, the phrases they were read
 /// from, and the text left for the words.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Reading {
-    pub constraints: Constraints,
-    pub read_as: Vec<String>,
-    pub phrases: Vec<String>,
-    pub rest: String,
+pub(crate) struct Reading {
+    pub(crate) constraints: Constraints,
+    pub(crate) read_as: Vec<String>,
+    pub(crate) phrases: Vec<String>,
+    pub(crate) rest: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,7 +253,7 @@ fn cents(number: &str) -> Option<Decimal> {
 }
 
 /// Reads the constraints of `text`, naming networks as `known` does.
-pub fn read(text: &str, known: &[KnownNetwork]) -> Reading {
+pub(crate) fn read(text: &str, known: &[KnownNetwork]) -> Reading {
     let chars: Vec<char> = text.chars().collect();
     let tokens = scan(&chars);
     let mut blank = vec![false; chars.len()];

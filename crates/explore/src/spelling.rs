@@ -14,7 +14,7 @@ use super::vocabulary::worth_a_vector;
 /// A query word shorter than this is never re-read (too few triples to tell words apart).
 pub const MIN_CHARS: usize = 4;
 /// Document words shorter than this are never offered.
-pub const MIN_CANDIDATE_CHARS: usize = 3;
+pub(crate) const MIN_CANDIDATE_CHARS: usize = 3;
 /// The Dice coefficient a near spelling needs, as a fraction: at least 1/2.
 pub const MIN_DICE: (u64, u64) = (1, 2);
 
@@ -87,7 +87,7 @@ pub const FOLD: &[(char, &str)] = &[
 ];
 
 /// `word` with accents folded ([`FOLD`]).
-pub fn fold(word: &str) -> String {
+pub(crate) fn fold(word: &str) -> String {
     let mut out = String::with_capacity(word.len());
     for c in word.chars() {
         match FOLD.iter().find(|(f, _)| *f == c) {
@@ -99,19 +99,19 @@ pub fn fold(word: &str) -> String {
 }
 
 /// The distinct letter triples of `word` folded and padded, in byte order.
-pub fn triples(word: &str) -> Vec<String> {
+pub(crate) fn triples(word: &str) -> Vec<String> {
     let padded: Vec<char> = std::iter::once('^').chain(fold(word).chars()).chain(std::iter::once('$')).collect();
     let set: BTreeSet<String> = padded.windows(3).map(|w| w.iter().collect()).collect();
     set.into_iter().collect()
 }
 
 /// The first triple of `word` folded and padded (`^` and its first two letters).
-pub fn opening(word: &str) -> String {
+pub(crate) fn opening(word: &str) -> String {
     std::iter::once('^').chain(fold(word).chars()).chain(std::iter::once('$')).take(3).collect()
 }
 
 /// Whether a document word may be offered as a near spelling.
-pub fn offered(word: &str) -> bool {
+pub(crate) fn offered(word: &str) -> bool {
     word.chars().count() >= MIN_CANDIDATE_CHARS && worth_a_vector(word)
 }
 
@@ -126,7 +126,7 @@ pub struct Spelling {
 
 impl Spelling {
     /// Offers the words of `vocabulary` that [`offered`] allows.
-    pub fn build<'a>(vocabulary: impl IntoIterator<Item = &'a str>) -> Spelling {
+    pub(crate) fn build<'a>(vocabulary: impl IntoIterator<Item = &'a str>) -> Spelling {
         let mut words: Vec<&str> = vocabulary.into_iter().filter(|w| offered(w)).collect();
         words.sort_unstable();
         words.dedup();
@@ -143,7 +143,7 @@ impl Spelling {
     }
 
     /// The near spelling of `word`, if one shares enough triples; see [`nearest`].
-    pub fn nearest(&self, word: &str) -> Option<&str> {
+    pub(crate) fn nearest(&self, word: &str) -> Option<&str> {
         nearest(word, |t| {
             self.triples.get(t).map(|ids| ids.iter().map(|&id| self.words[id as usize].0.as_str()).collect())
         })
@@ -154,7 +154,7 @@ impl Spelling {
 /// Dice coefficient of triples (at least [`MIN_DICE`]), then the smallest difference in length (in characters), then byte
 /// order. `None` for a word under [`MIN_CHARS`]. `words_with(triple)` lists the offered
 /// words that have a triple.
-pub fn nearest<'a>(word: &str, words_with: impl Fn(&str) -> Option<Vec<&'a str>>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(word: &str, words_with: impl Fn(&str) -> Option<Vec<&'a str>>) -> Option<&'a str> {
     let length = word.chars().count();
     if length < MIN_CHARS {
         return None;

@@ -31,7 +31,7 @@ impl Translations {
     }
 
     /// Reads `word<TAB>read as<TAB>cosine` lines, sorted by word (UTF-8 bytes), unique.
-    pub fn parse(tsv: &str) -> Result<Translations, Error> {
+    pub(crate) fn parse(tsv: &str) -> Result<Translations, Error> {
         let mut pairs = BTreeMap::new();
         let mut last: Option<&str> = None;
         for (n, line) in tsv.lines().enumerate() {
@@ -62,7 +62,7 @@ impl Translations {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
+        self.len() == 0
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {

@@ -32,7 +32,7 @@ impl VectorTable {
     }
 
     /// Reads a table: one word per line (sorted, unique) and `DIMS` signed bytes a word.
-    pub fn parse(words: &str, vectors: &[u8]) -> Result<VectorTable, Error> {
+    pub(crate) fn parse(words: &str, vectors: &[u8]) -> Result<VectorTable, Error> {
         let words: Vec<String> = words.lines().map(str::to_owned).collect();
         let bad = |why: String| Error::content("content/explore/vectors", 0, &why);
         if vectors.len() != words.len() * DIMS {
@@ -63,7 +63,7 @@ impl VectorTable {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.len() == 0
     }
 
     pub fn words(&self) -> impl Iterator<Item = (&str, &[i8; DIMS])> {

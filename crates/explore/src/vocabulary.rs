@@ -12,7 +12,7 @@ use super::document::document_parts;
 use method::index::Index;
 
 /// A corpus word worth a vector: has a letter and is not an id (long, or hex-like).
-pub fn worth_a_vector(word: &str) -> bool {
+pub(crate) fn worth_a_vector(word: &str) -> bool {
     let chars = word.chars().count();
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     let hex_like = chars >= 12 && word.chars().all(|c| c.is_ascii_hexdigit());

@@ -32,9 +32,9 @@ pub fn is_stopword(word: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Words {
     pub words: Vec<String>,
-    pub dropped_short: Vec<String>,
+    pub(crate) dropped_short: Vec<String>,
     pub dropped_stopwords: Vec<String>,
-    pub dropped_over_limit: Vec<String>,
+    pub(crate) dropped_over_limit: Vec<String>,
 }
 
 /// Cuts and lower-cases words by the method's rule; keeps the first occurrence of each;

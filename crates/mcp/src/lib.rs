@@ -33,12 +33,12 @@ use method::view::clip;
 use method::Method;
 
 /// The stateless revisions this server speaks, newest first.
-pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
+pub(crate) const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 /// The handshake revisions, newest first: `initialize` answers with the client's if it
 /// is here, else with the first.
-pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+pub(crate) const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 
-pub const TOOL_NAME: &str = "find_x402_resource";
+pub(crate) const TOOL_NAME: &str = "find_x402_resource";
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 /// Where a 2026-07-28 result names the server (its `_meta`, on every result).
 const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
@@ -46,9 +46,9 @@ const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 const TEXT_ONLY_VERSION: &str = "2025-03-26";
 /// How long a client may keep `server/discover` and `tools/list` results (2026-07-28
 /// caching): neither changes while the server runs, nor differs between users.
-pub const CACHE_TTL_MS: u64 = 3_600_000;
+pub(crate) const CACHE_TTL_MS: u64 = 3_600_000;
 /// How many rows the text summary of an answer names; every row is in the structured content.
-pub const SUMMARY_ROWS: usize = 5;
+pub(crate) const SUMMARY_ROWS: usize = 5;
 
 // JSON-RPC 2.0 error codes, and MCP's for a protocol version it does not speak.
 const PARSE_ERROR: i64 = -32700;
@@ -59,11 +59,11 @@ const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// Longest request line read (a real request is a few hundred bytes); a longer one is
 /// skipped unread and answered with an error.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 1 << 20;
 /// Longest query the tool takes, in characters. Only its first 8 words are used, and
 /// the answer echoes it (text and dropped words) twice: 48 MB of words made a 281 MB
 /// answer.
-pub const MAX_QUERY_CHARS: usize = 2000;
+pub(crate) const MAX_QUERY_CHARS: usize = 2000;
 /// How much of a client's name (method, tool, argument) an error quotes.
 const QUOTED_CHARS: usize = 80;
 
@@ -145,7 +145,7 @@ impl<'a> Server<'a> {
     }
 
     /// The response to one line as bytes: a parse error when it is not UTF-8.
-    pub fn handle_bytes(&self, line: &[u8]) -> Option<Value> {
+    pub(crate) fn handle_bytes(&self, line: &[u8]) -> Option<Value> {
         match std::str::from_utf8(line) {
             Ok(text) => self.handle_line(text),
             Err(e) => Some(error_response(
@@ -162,7 +162,7 @@ impl<'a> Server<'a> {
     }
 
     /// The response to one line, `None` for a notification.
-    pub fn handle_line(&self, line: &str) -> Option<Value> {
+    pub(crate) fn handle_line(&self, line: &str) -> Option<Value> {
         let message: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => return Some(error_response(Value::Null, RpcError::new(PARSE_ERROR, format!("not JSON: {e}")))),

@@ -54,11 +54,11 @@ pub const NO_USAGE_COUNTERS: &str = "no usage counters in this snapshot: ranking
 pub struct SnapshotRef {
     pub date: String,
     pub complete: bool,
-    pub items: usize,
-    pub reported_total: Option<u64>,
-    pub source: String,
+    pub(crate) items: usize,
+    pub(crate) reported_total: Option<u64>,
+    pub(crate) source: String,
     /// False when no listing carries a usage counter (payers or calls).
-    pub usage_counters: bool,
+    pub(crate) usage_counters: bool,
     /// What a reader must know before reading an order: that the walk was partial, that
     /// there are no usage counters. Empty for a complete snapshot with counters.
     pub notices: Vec<String>,
@@ -86,12 +86,12 @@ impl SnapshotRef {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct QueryApplied {
-    pub text: String,
+    pub(crate) text: String,
     /// The normalised tokens every result contains as whole words.
     pub tokens: Vec<String>,
     pub token_list_empty: bool,
     pub dropped_short: Vec<String>,
-    pub dropped_over_limit: Vec<String>,
+    pub(crate) dropped_over_limit: Vec<String>,
     pub filters: Filters,
     /// The rule applied, in words, so an empty answer explains itself.
     pub rule: String,
@@ -267,7 +267,7 @@ pub const RULE_FROM: &str = "{limit} returned from place {from}";
 pub const RULE_JOINED_BY: &str = "; ";
 
 /// The rule applied to this query, in plain words.
-pub fn rule_text(tokens: &[String], filters: &Filters) -> String {
+pub(crate) fn rule_text(tokens: &[String], filters: &Filters) -> String {
     let mut parts = Vec::new();
     if tokens.is_empty() {
         parts.push(RULE_NO_TOKENS.to_owned());

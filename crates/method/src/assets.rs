@@ -20,25 +20,25 @@ const TABLE_TEXT: &str = include_str!("../../../content/method/assets.txt");
 pub struct Network {
     pub legacy: String,
     pub caip2: String,
-    pub testnet: bool,
+    pub(crate) testnet: bool,
     /// What people call it ("Base Sepolia"), shown on pages and accepted by the filter.
-    pub name: String,
+    pub(crate) name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stablecoin {
-    pub caip2: String,
+pub(crate) struct Stablecoin {
+    pub(crate) caip2: String,
     /// Lower-cased for EVM (hex addresses are case-insensitive), as written otherwise.
-    pub asset_key: String,
-    pub decimals: u32,
-    pub symbol: String,
+    pub(crate) asset_key: String,
+    pub(crate) decimals: u32,
+    pub(crate) symbol: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssetTable {
     pub version: String,
     pub networks: Vec<Network>,
-    pub stablecoins: Vec<Stablecoin>,
+    pub(crate) stablecoins: Vec<Stablecoin>,
 }
 
 impl AssetTable {
@@ -48,7 +48,7 @@ impl AssetTable {
         TABLE.get_or_init(|| AssetTable::parse(TABLE_TEXT).expect("content/method/assets.txt is valid"))
     }
 
-    pub fn parse(text: &str) -> Result<AssetTable, Error> {
+    pub(crate) fn parse(text: &str) -> Result<AssetTable, Error> {
         let mut version = None;
         let mut networks = Vec::new();
         let mut stablecoins = Vec::new();
@@ -111,7 +111,7 @@ impl AssetTable {
     /// The stablecoin an accept pays in, if its asset is a known USD stablecoin on that
     /// network. `asset` may be a bare address or a CAIP-19 id (`eip155:8453/erc20:0x…`),
     /// whose chain must then agree with `caip2`.
-    pub fn usd_stablecoin(&self, caip2: &str, asset: &str) -> Option<&Stablecoin> {
+    pub(crate) fn usd_stablecoin(&self, caip2: &str, asset: &str) -> Option<&Stablecoin> {
         let bare = match asset.split_once('/') {
             Some((chain, rest)) => {
                 if chain != caip2 {
@@ -138,8 +138,8 @@ fn asset_key(caip2: &str, asset: &str) -> String {
 /// float ever decides whether a resource is inside a price filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decimal {
-    pub units: u128,
-    pub scale: u32,
+    pub(crate) units: u128,
+    pub(crate) scale: u32,
 }
 
 impl Decimal {

@@ -17,7 +17,7 @@ pub struct SiteConfig {
 }
 
 impl SiteConfig {
-    pub fn embedded() -> &'static SiteConfig {
+    pub(crate) fn embedded() -> &'static SiteConfig {
         static SITE: OnceLock<SiteConfig> = OnceLock::new();
         SITE.get_or_init(|| {
             let mut c: SiteConfig = serde_json::from_str(SITE_TEXT).expect("content/site.json is valid");
@@ -27,7 +27,7 @@ impl SiteConfig {
     }
 
     /// True when `host` is one of the operator's domains or a subdomain of one.
-    pub fn is_operator_host(&self, host: &str) -> bool {
+    pub(crate) fn is_operator_host(&self, host: &str) -> bool {
         let host = host.to_ascii_lowercase();
         self.operator_domains.iter().any(|d| {
             let d = d.to_ascii_lowercase();

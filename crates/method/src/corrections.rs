@@ -29,17 +29,17 @@ pub struct Correction {
     pub pattern: Option<String>,
     /// For `quarantine-released`: the payTo addresses found, on review, to own the URL.
     #[serde(default)]
-    pub pay_to: Option<Vec<String>>,
+    pub(crate) pay_to: Option<Vec<String>>,
     pub note: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Corrections {
-    pub entries: Vec<Correction>,
+    pub(crate) entries: Vec<Correction>,
 }
 
 impl Corrections {
-    pub fn embedded() -> &'static Corrections {
+    pub(crate) fn embedded() -> &'static Corrections {
         static LOG: OnceLock<Corrections> = OnceLock::new();
         LOG.get_or_init(|| Corrections::parse(CORRECTIONS_JSON).expect("content/corrections.json is valid"))
     }

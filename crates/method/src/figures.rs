@@ -23,7 +23,7 @@ pub struct Figures {
 /// prints the same everywhere. Serialised as a JSON number in its shortest form
 /// (`1.003`, `0.5`, `2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Thousandths(pub u128);
+pub struct Thousandths(pub(crate) u128);
 
 impl Thousandths {
     /// Three decimals, always (`1.000`), for tables read by people.
@@ -32,7 +32,7 @@ impl Thousandths {
     }
 
     /// Shortest form, as in JSON.
-    pub fn shortest(&self) -> String {
+    pub(crate) fn shortest(&self) -> String {
         let fixed = self.fixed();
         fixed.trim_end_matches('0').trim_end_matches('.').to_owned()
     }
@@ -47,7 +47,7 @@ impl Serialize for Thousandths {
 
 /// `calls / payers` rounded half-up to three decimals; `None` when no address paid or
 /// either count is missing.
-pub fn calls_per_payer(calls: Option<u64>, payers: Option<u64>) -> Option<Thousandths> {
+pub(crate) fn calls_per_payer(calls: Option<u64>, payers: Option<u64>) -> Option<Thousandths> {
     let (calls, payers) = (calls? as u128, payers? as u128);
     if payers == 0 {
         return None;
@@ -58,14 +58,14 @@ pub fn calls_per_payer(calls: Option<u64>, payers: Option<u64>) -> Option<Thousa
 
 /// Whole days from the UTC calendar date of the last paid call to the snapshot date.
 /// A call dated after the snapshot date (clock skew between systems) counts as 0.
-pub fn days_since_last_call(last_called_at_ms: Option<i64>, snapshot_date: Date) -> Option<u64> {
+pub(crate) fn days_since_last_call(last_called_at_ms: Option<i64>, snapshot_date: Date) -> Option<u64> {
     const UNIX_EPOCH_JULIAN_DAY: i64 = 2_440_588;
     let call_day = last_called_at_ms?.div_euclid(86_400_000);
     let snapshot_day = snapshot_date.to_julian_day() as i64 - UNIX_EPOCH_JULIAN_DAY;
     Some((snapshot_day - call_day).max(0) as u64)
 }
 
-pub fn figures(quality: &Quality, snapshot_date: Date) -> Figures {
+pub(crate) fn figures(quality: &Quality, snapshot_date: Date) -> Figures {
     Figures {
         calls_30d: quality.calls_30d,
         unique_payers_30d: quality.unique_payers_30d,

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use time::Date;
 
 use super::assets::Decimal;
 use super::figures::{figures, Figures};
@@ -74,7 +73,7 @@ impl Entry {
         resource_slug(&self.resource.url)
     }
 
-    pub fn rank_key(&self, match_score: u32) -> RankKey<'_> {
+    pub(crate) fn rank_key(&self, match_score: u32) -> RankKey<'_> {
         RankKey {
             match_score,
             unique_payers_30d: self.figures.unique_payers_30d,
@@ -88,11 +87,11 @@ impl Entry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Price {
     /// The network as the listing names it.
-    pub network: String,
+    pub(crate) network: String,
     /// Its CAIP-2 id where known.
-    pub network_id: String,
+    pub(crate) network_id: String,
     pub testnet: bool,
-    pub scheme: Option<String>,
+    pub(crate) scheme: Option<String>,
     pub asset: Option<String>,
     /// Atomic units, as exact digits.
     pub amount_atomic: String,
@@ -160,14 +159,13 @@ pub struct Overruled {
 #[derive(Debug, Clone)]
 pub struct Index {
     pub header: Header,
-    pub date: Date,
     /// In browse order (the order of a query with no tokens).
     pub entries: Vec<Entry>,
     pub report: Report,
     /// True when any listing carries a usage counter (payers or calls). Without one,
     /// the order falls to match_score, then URL (content/method.md#ranking), and every
     /// surface says so.
-    pub usage_counters: bool,
+    pub(crate) usage_counters: bool,
 }
 
 impl Index {
@@ -232,7 +230,7 @@ impl Index {
 
     /// The index of a snapshot's items read as entries (or rejected), in snapshot
     /// order, with ownership decided by `ledger` and this snapshot's claims (content/method.md#duplicates).
-    pub fn from_entries(header: Header, read: Vec<Result<Entry, Rejection>>, ledger: &Ledger) -> Index {
+    pub(crate) fn from_entries(header: Header, read: Vec<Result<Entry, Rejection>>, ledger: &Ledger) -> Index {
         let date = parse_date(&header.date).expect("snapshot dates are checked when read");
         let mut report = Report::default();
         let read: Vec<Option<Entry>> = read
@@ -325,7 +323,7 @@ impl Index {
             .collect();
         let usage_counters =
             entries.iter().any(|e| e.figures.unique_payers_30d.is_some() || e.figures.calls_30d.is_some());
-        Index { header, date, entries, report, usage_counters }
+        Index { header, entries, report, usage_counters }
     }
 }
 

@@ -18,7 +18,7 @@ pub struct KnownNetwork {
     /// The name shown to people ("Base Sepolia").
     pub name: String,
     /// The v1 name (`base-sepolia`), when the table has one.
-    pub legacy: Option<String>,
+    pub(crate) legacy: Option<String>,
     pub testnet: bool,
     /// How many ranked resources of the snapshot accept payment on it.
     pub resources: usize,
@@ -37,7 +37,7 @@ impl KnownNetwork {
     }
 
     /// A network the table lacks, known only by the id listings give it.
-    pub fn listed_only(id: &str, resources: usize) -> KnownNetwork {
+    pub(crate) fn listed_only(id: &str, resources: usize) -> KnownNetwork {
         KnownNetwork { id: id.to_owned(), name: id.to_owned(), legacy: None, testnet: false, resources }
     }
 
@@ -72,7 +72,7 @@ pub fn known(index: &Index, assets: &AssetTable) -> Vec<KnownNetwork> {
 /// The form two spellings of one network share: ASCII letters lower-cased, and each run
 /// of spaces, tabs, line ends, `_` and `-` made one `-`, none at either end. So "Base
 /// Sepolia", "base_sepolia" and "BASE-SEPOLIA" are one.
-pub fn spelling_key(text: &str) -> String {
+pub(crate) fn spelling_key(text: &str) -> String {
     let mut key = String::with_capacity(text.len());
     let mut gap = false;
     for c in text.chars() {
@@ -103,7 +103,7 @@ pub fn resolve<'a>(known: &'a [KnownNetwork], text: &str) -> Option<&'a KnownNet
 
 /// The CAIP-2 id a network filter's text names in `index`, or the error that lists the
 /// snapshot's networks.
-pub fn resolve_filter(index: &Index, assets: &AssetTable, text: &str) -> Result<String, FilterError> {
+pub(crate) fn resolve_filter(index: &Index, assets: &AssetTable, text: &str) -> Result<String, FilterError> {
     let known = known(index, assets);
     match resolve(&known, text) {
         Some(n) => Ok(n.id.clone()),

@@ -60,7 +60,7 @@ pub fn normalise_fields<'a>(fields: impl IntoIterator<Item = &'a str>) -> String
 }
 
 /// Appends the normalised words of `fields` to a normalised text, each followed by a space.
-pub fn append_fields<'a>(out: &mut String, fields: impl IntoIterator<Item = &'a str>) {
+pub(crate) fn append_fields<'a>(out: &mut String, fields: impl IntoIterator<Item = &'a str>) {
     for field in fields {
         for_each_word(field, |w| {
             out.push_str(w);

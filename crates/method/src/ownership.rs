@@ -31,7 +31,7 @@ pub struct Claim {
 
 /// What the ledger says about one URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Standing {
+pub(crate) enum Standing {
     /// One payTo set has claimed it, ever.
     Owned { owner: Vec<String> },
     /// Several payTo sets claimed it and no correction settled it: held out.
@@ -42,7 +42,7 @@ pub enum Standing {
 
 /// Ownership of every URL across a set of snapshots.
 #[derive(Debug, Clone, Default)]
-pub struct Ledger {
+pub(crate) struct Ledger {
     /// url -> every distinct claim, in the order first seen.
     claims: BTreeMap<String, Vec<Claim>>,
     as_of: String,
@@ -61,7 +61,7 @@ fn claim_of(item: &serde_json::Value) -> Option<ClaimRead> {
 
 impl Ledger {
     /// An empty ledger as it stands on `as_of`; snapshots are added oldest first.
-    pub fn new(as_of: &str, corrections: &Corrections) -> Ledger {
+    pub(crate) fn new(as_of: &str, corrections: &Corrections) -> Ledger {
         Ledger { claims: BTreeMap::new(), as_of: as_of.to_owned(), corrections: corrections.clone() }
     }
 
@@ -79,7 +79,7 @@ impl Ledger {
     /// in snapshot order) is added to what the ledger holds. The ledger need not hold
     /// the current snapshot's own claims, and if it does, adding them again changes
     /// nothing: a million claims of the current snapshot are never held at once.
-    pub fn standing_with(&self, url: &str, current: impl IntoIterator<Item = Claim>) -> Option<Standing> {
+    pub(crate) fn standing_with(&self, url: &str, current: impl IntoIterator<Item = Claim>) -> Option<Standing> {
         let mut claims = self.claims.get(url).cloned().unwrap_or_default();
         for claim in current {
             add_claim(&mut claims, claim);
@@ -87,7 +87,8 @@ impl Ledger {
         self.decide(url, claims)
     }
 
-    pub fn standing(&self, url: &str) -> Option<Standing> {
+    #[cfg(test)]
+    pub(crate) fn standing(&self, url: &str) -> Option<Standing> {
         self.standing_with(url, [])
     }
 
@@ -125,7 +126,7 @@ fn add_claim(claims: &mut Vec<Claim>, claim: Claim) {
 /// True when a listing paying `pay_to` is the owner's: the same addresses, or some of
 /// them (every payment still reaches the owner). An empty set pays no one and is
 /// never the owner's unless the owner's is empty too.
-pub fn is_owners(pay_to: &[String], owner: &[String]) -> bool {
+pub(crate) fn is_owners(pay_to: &[String], owner: &[String]) -> bool {
     pay_to == owner || (!pay_to.is_empty() && pay_to.iter().all(|p| owner.contains(p)))
 }
 
@@ -149,7 +150,7 @@ pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
 /// claims of every snapshot stored before it (later ones ignored, so an older dated
 /// build never changes), streamed from their files keeping only what a claim needs.
 /// Its own claims are added URL by URL as it is indexed ([`Ledger::standing_with`]).
-pub fn ledger_for(path: &Path, as_of: &str, corrections: &Corrections) -> Result<Ledger, Error> {
+pub(crate) fn ledger_for(path: &Path, as_of: &str, corrections: &Corrections) -> Result<Ledger, Error> {
     let mut older = Vec::new();
     for other in history_for(path)?.iter().filter(|p| p.as_path() != path) {
         let claims = claims_in(other)?;
@@ -168,13 +169,16 @@ pub fn ledger_for(path: &Path, as_of: &str, corrections: &Corrections) -> Result
 /// One snapshot's claims, listing by listing in snapshot order (`None` where an item was
 /// not a listing), kept for the snapshots indexed after it in the same run.
 #[derive(Debug, Clone)]
-pub struct SnapshotClaims {
+pub(crate) struct SnapshotClaims {
     date: String,
     listings: Vec<Option<ClaimRead>>,
 }
 
 impl SnapshotClaims {
-    pub fn new(date: &str, listings: impl Iterator<Item = Option<(String, Vec<String>, Option<String>)>>) -> Self {
+    pub(crate) fn new(
+        date: &str,
+        listings: impl Iterator<Item = Option<(String, Vec<String>, Option<String>)>>,
+    ) -> Self {
         SnapshotClaims { date: date.to_owned(), listings: listings.collect() }
     }
 }
@@ -200,7 +204,7 @@ impl RunningLedger {
     /// of every snapshot stored before it. Files of its history not yet seen are read
     /// now; a history that does not extend what is held (an older file than one already
     /// added, another folder) is read whole again, as [`ledger_for`] does.
-    pub fn before(&mut self, path: &Path, as_of: &str) -> Result<&Ledger, Error> {
+    pub(crate) fn before(&mut self, path: &Path, as_of: &str) -> Result<&Ledger, Error> {
         let history: Vec<PathBuf> = history_for(path)?.into_iter().filter(|p| p.as_path() != path).collect();
         let extends = self.added.iter().all(|p| history.contains(p));
         // The files not seen yet are read only when they can extend what is held.
@@ -225,7 +229,7 @@ impl RunningLedger {
     }
 
     /// Adds the claims of the snapshot at `path` just indexed, for the snapshots after it.
-    pub fn push(&mut self, path: &Path, claims: SnapshotClaims) {
+    pub(crate) fn push(&mut self, path: &Path, claims: SnapshotClaims) {
         let as_of = self.ledger.as_of.clone();
         self.add(path.to_path_buf(), claims, &as_of);
     }

@@ -12,11 +12,11 @@ use std::cmp::{Ordering, Reverse};
 
 /// What a resource is ordered by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RankKey<'a> {
-    pub match_score: u32,
-    pub unique_payers_30d: Option<u64>,
-    pub calls_30d: Option<u64>,
-    pub resource: &'a str,
+pub(crate) struct RankKey<'a> {
+    pub(crate) match_score: u32,
+    pub(crate) unique_payers_30d: Option<u64>,
+    pub(crate) calls_30d: Option<u64>,
+    pub(crate) resource: &'a str,
 }
 
 /// The rank key as a tuple that sorts ascending into the method's order.

@@ -19,16 +19,17 @@ const LIST_FILE: &str = "content/screen/patterns.txt";
 const LIST_TEXT: &str = include_str!("../../../content/screen/patterns.txt");
 
 #[derive(Debug, Clone)]
-pub struct Pattern {
-    pub id: String,
-    pub category: String,
-    pub regex: String,
+pub(crate) struct Pattern {
+    pub(crate) id: String,
+    // The category is checked when the list is read (CATEGORIES) and documents the
+    // pattern in content/screen/patterns.txt; nothing reads it after.
+    pub(crate) regex: String,
 }
 
 #[derive(Debug)]
 pub struct PatternList {
     pub version: String,
-    pub patterns: Vec<Pattern>,
+    pub(crate) patterns: Vec<Pattern>,
     /// One compiled regex per pattern. Separate regexes, not a RegexSet: each gets its
     /// own literal prefilter, which made compiling plus screening the December dump
     /// about 1.5x faster than one set.
@@ -38,18 +39,18 @@ pub struct PatternList {
 /// Why a description was withheld. Carries no part of the text itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Withheld {
-    pub reason: String,
+    pub(crate) reason: String,
     pub patterns_matched: usize,
     pub pattern_ids: Vec<String>,
     pub pattern_list_version: String,
 }
 
-pub const CATEGORIES: &[&str] =
+pub(crate) const CATEGORIES: &[&str] =
     &["override", "template", "hidden-unicode", "coercive", "concealment", "role", "exfiltration"];
 
 impl PatternList {
     /// The list compiled into this binary.
-    pub fn embedded() -> &'static PatternList {
+    pub(crate) fn embedded() -> &'static PatternList {
         static LIST: OnceLock<PatternList> = OnceLock::new();
         LIST.get_or_init(|| PatternList::parse(LIST_TEXT).expect("content/screen/patterns.txt is valid"))
     }
@@ -77,7 +78,7 @@ impl PatternList {
             if patterns.iter().any(|p| p.id == id) {
                 return Err(bad(format!("pattern id {id} is used twice")));
             }
-            patterns.push(Pattern { id: id.to_owned(), category: category.to_owned(), regex: regex.to_owned() });
+            patterns.push(Pattern { id: id.to_owned(), regex: regex.to_owned() });
             lines.push(n + 1);
         }
         let version = version.ok_or_else(|| Error::content(LIST_FILE, 0, "no `version = ` line"))?;
@@ -102,7 +103,7 @@ impl PatternList {
     }
 
     /// The ids of the patterns `text` matches, in list order.
-    pub fn matches(&self, text: &str) -> Vec<&str> {
+    pub(crate) fn matches(&self, text: &str) -> Vec<&str> {
         self.patterns
             .iter()
             .zip(&self.compiled)
@@ -128,10 +129,6 @@ impl PatternList {
             pattern_ids: ids.into_iter().map(str::to_owned).collect(),
             pattern_list_version: self.version.clone(),
         })
-    }
-
-    pub fn pattern(&self, id: &str) -> Option<&Pattern> {
-        self.patterns.iter().find(|p| p.id == id)
     }
 }
 

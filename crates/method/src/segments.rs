@@ -16,7 +16,7 @@ pub struct Segment {
     pub id: String,
     pub label: String,
     /// Normalised keywords (one or more words each), matched as whole words.
-    pub keywords: Vec<String>,
+    pub(crate) keywords: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -30,12 +30,12 @@ pub struct SegmentRules {
 }
 
 impl SegmentRules {
-    pub fn embedded() -> &'static SegmentRules {
+    pub(crate) fn embedded() -> &'static SegmentRules {
         static RULES: OnceLock<SegmentRules> = OnceLock::new();
         RULES.get_or_init(|| SegmentRules::parse(RULES_TEXT).expect("content/segments.txt is valid"))
     }
 
-    pub fn parse(text: &str) -> Result<SegmentRules, Error> {
+    pub(crate) fn parse(text: &str) -> Result<SegmentRules, Error> {
         let mut version = None;
         let mut segments: Vec<Segment> = Vec::new();
         for (n, line) in text.lines().enumerate() {
@@ -83,7 +83,7 @@ impl SegmentRules {
 
     /// The ids of the segments whose keywords occur in the normalised `haystack`, in
     /// the order the rules file lists them.
-    pub fn labels(&self, haystack: &str) -> Vec<String> {
+    pub(crate) fn labels(&self, haystack: &str) -> Vec<String> {
         let mut hit = vec![false; self.segments.len()];
         // Overlapping search: adjacent keywords share the space between them.
         for m in self.matcher.find_overlapping_iter(haystack) {

@@ -24,14 +24,14 @@ pub struct Listing<'a> {
     /// `None` when absent or withheld (content/method.md#screening).
     pub description: Option<&'a str>,
     pub description_withheld: Option<&'a Withheld>,
-    pub prices: Vec<Price>,
+    pub(crate) prices: Vec<Price>,
     pub min_price_usd: Option<Decimal>,
-    pub networks: &'a [String],
+    pub(crate) networks: &'a [String],
     pub figures: Figures,
-    pub segments: &'a [String],
+    pub(crate) segments: &'a [String],
     pub operator_listing: bool,
     /// The absolute address of the listing's page on the published site.
-    pub page: String,
+    pub(crate) page: String,
 }
 
 /// Which of the listing's fields a surface publishes: explore's rows leave out the

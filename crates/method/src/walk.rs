@@ -9,9 +9,9 @@ use time::Duration;
 use catalogue::snapshot::parse_date;
 
 /// Days between two walks of the catalogue: the method's promise.
-pub const INTERVAL_DAYS: u32 = 7;
+pub(crate) const INTERVAL_DAYS: u32 = 7;
 /// A snapshot is stale once this many walks are overdue since its own.
-pub const STALE_AFTER_WALKS: u32 = 2;
+pub(crate) const STALE_AFTER_WALKS: u32 = 2;
 
 /// The walk a snapshot came from, and what follows from its date.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

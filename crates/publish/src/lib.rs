@@ -34,22 +34,12 @@ pub fn build(snapshots: &[PathBuf], out: &Path, method: &Method) -> Result<Vec<B
     build_with(snapshots, out, method, &Options::default())
 }
 
-/// [`build`], refusing any snapshot whose folder would hold more than `max_files` files
-/// (a host's cap on files per deployment: docs/deploy.md). The refusal comes as soon
-/// as the count passes the cap, and leaves the previous build of that date in place.
-pub fn build_limited(
-    snapshots: &[PathBuf],
-    out: &Path,
-    method: &Method,
-    max_files: Option<usize>,
-) -> Result<Vec<BuiltSnapshot>, Error> {
-    build_with(snapshots, out, method, &Options { max_files, ..Options::default() })
-}
-
 /// How a build is checked besides its inputs.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Refuse a folder of more files than this (`--max-files`).
+    /// Refuse a folder of more files than this (`--max-files`: a host's cap on files per
+    /// deployment, docs/deploy.md). The refusal comes as soon as the count passes the
+    /// cap, and leaves the previous build of that date in place.
     pub max_files: Option<usize>,
     /// The lock of published dates to verify each folder against, and add new dates to
     /// (content/method.md#published); `None` builds unlocked (previews, tests, fixtures).

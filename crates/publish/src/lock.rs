@@ -28,37 +28,37 @@ const EXPLORE_PREFIX: &str = "api/explore/";
 
 /// The versions and digests one published folder's answers were made under.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
-    pub date: String,
-    pub method: String,
-    pub screening: String,
-    pub segments: String,
-    pub assets: String,
-    pub api: u32,
+pub(crate) struct Line {
+    pub(crate) date: String,
+    pub(crate) method: String,
+    pub(crate) screening: String,
+    pub(crate) segments: String,
+    pub(crate) assets: String,
+    pub(crate) api: u32,
     /// SHA-256 of the method's part of the sums (every `api/` file but explore's).
-    pub answers: String,
-    pub explore: String,
-    pub explore_answers: String,
+    pub(crate) answers: String,
+    pub(crate) explore: String,
+    pub(crate) explore_answers: String,
 }
 
 /// Each locked file's digest (the first 128 bits of its SHA-256, in hex), by path
 /// within the dated folder, in byte order.
-pub type Sums = BTreeMap<String, String>;
+pub(crate) type Sums = BTreeMap<String, String>;
 
 /// Collects the digests of a folder's API files as the build hands them over.
 #[derive(Debug, Default)]
-pub struct Digests(std::sync::Mutex<Sums>);
+pub(crate) struct Digests(std::sync::Mutex<Sums>);
 
 impl Digests {
     /// Records `path` when it is one of the API's JSON files (its HTML index is a page).
-    pub fn add(&self, path: &str, bytes: &[u8]) {
+    pub(crate) fn add(&self, path: &str, bytes: &[u8]) {
         if path.starts_with(names::API_DIR) && path.ends_with(".json") {
             let sum = hex(&Sha256::digest(bytes)[..16]);
             self.0.lock().expect("not poisoned").insert(path.to_owned(), sum);
         }
     }
 
-    pub fn into_sums(self) -> Sums {
+    pub(crate) fn into_sums(self) -> Sums {
         self.0.into_inner().expect("not poisoned")
     }
 }
@@ -75,7 +75,7 @@ fn digests(sums: &Sums) -> (String, String) {
 
 impl Line {
     /// The line for a folder just made under this build's versions.
-    pub fn of(date: &str, method: &Method, sums: &Sums) -> Line {
+    pub(crate) fn of(date: &str, method: &Method, sums: &Sums) -> Line {
         let (answers, explore_answers) = digests(sums);
         Line {
             date: date.to_owned(),
@@ -149,7 +149,7 @@ impl Line {
 
 /// The lock file and the per-date sums beside it.
 #[derive(Debug)]
-pub struct Lock {
+pub(crate) struct Lock {
     path: PathBuf,
     lines: BTreeMap<String, Line>,
     changed: BTreeMap<String, Sums>,
@@ -177,7 +177,7 @@ pub enum Verdict {
 
 impl Lock {
     /// Reads the lock at `path` (empty when the file does not exist yet).
-    pub fn read(path: &Path) -> Result<Lock, Error> {
+    pub(crate) fn read(path: &Path) -> Result<Lock, Error> {
         let text = match fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -201,10 +201,6 @@ impl Lock {
         Ok(Lock { path: path.to_owned(), lines, changed: BTreeMap::new() })
     }
 
-    pub fn line(&self, date: &str) -> Option<&Line> {
-        self.lines.get(date)
-    }
-
     fn sums_path(&self, date: &str) -> PathBuf {
         self.path.with_file_name("published").join(format!("{date}.sums"))
     }
@@ -219,7 +215,7 @@ impl Lock {
 
     /// Before a folder is made: refuses a `--republish` date that no corrections entry
     /// explains, so nothing is built for nothing.
-    pub fn check_policy(&self, policy: &Policy, method: &Method) -> Result<(), Error> {
+    pub(crate) fn check_policy(&self, policy: &Policy, method: &Method) -> Result<(), Error> {
         for date in &policy.republish {
             if method.corrections.republications(date).is_empty() {
                 return Err(Error::Refused(format!(
@@ -235,7 +231,7 @@ impl Lock {
     /// Checks the folder of `date` just made (its API files' `sums`) against its line,
     /// before it replaces the published one. A refusal names the date, what changed and
     /// the first differing file, and leaves the published folder as it was.
-    pub fn check(&mut self, date: &str, method: &Method, sums: Sums, policy: &Policy) -> Result<Verdict, Error> {
+    pub(crate) fn check(&mut self, date: &str, method: &Method, sums: Sums, policy: &Policy) -> Result<Verdict, Error> {
         let mut now = Line::of(date, method, &sums);
         let Some(locked) = self.lines.get(date).cloned() else {
             if policy.frozen {
@@ -293,7 +289,7 @@ impl Lock {
     }
 
     /// Writes the lock and the sums of every date added or changed; nothing when none was.
-    pub fn write(&self) -> Result<(), Error> {
+    pub(crate) fn write(&self) -> Result<(), Error> {
         if self.changed.is_empty() {
             return Ok(());
         }

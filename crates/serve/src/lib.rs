@@ -70,7 +70,7 @@ pub use netlify::{headers_for, netlify_toml_in, parse_redirects, HeaderRule, Par
 pub const DEFAULT_PORT: u16 = 8402;
 
 /// The repository's netlify.toml, for when `serve` runs outside the repository.
-pub const EMBEDDED_NETLIFY_TOML: &str = include_str!("../../../netlify.toml");
+pub(crate) const EMBEDDED_NETLIFY_TOML: &str = include_str!("../../../netlify.toml");
 
 /// Files in the published root that configure Netlify and are never served.
 const CONFIG_FILES: [&str; 2] = ["_redirects", "_headers"];
@@ -83,7 +83,7 @@ pub const WORKERS: usize = 32;
 /// Connections accepted and waiting for a worker; past this, answered 503 and closed.
 /// A thread per connection made 16,000 idle sockets exhaust the threads and end the
 /// whole server.
-pub const QUEUED: usize = 64;
+pub(crate) const QUEUED: usize = 64;
 /// Time a client has to send its whole request head, however slowly it trickles in:
 /// a worker held by a slow client serves nobody else.
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
@@ -98,29 +98,25 @@ enum Lookup {
 }
 
 /// The body of a response: bytes made here, or a file streamed from disk.
-pub enum Body {
+pub(crate) enum Body {
     Bytes(Vec<u8>),
     File(File, u64),
 }
 
 impl Body {
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         match self {
             Body::Bytes(bytes) => bytes.len() as u64,
             Body::File(_, len) => *len,
         }
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// A response before it is written: Content-Length and Connection are added on writing.
-pub struct Response {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: Body,
+pub(crate) struct Response {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Body,
 }
 
 impl Response {
@@ -132,12 +128,13 @@ impl Response {
         }
     }
 
-    pub fn header(&self, name: &str) -> Option<&str> {
+    #[cfg(test)]
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
     /// Writes the status line, headers and (unless `head_only`) the body.
-    pub fn write_to(self, out: &mut impl Write, head_only: bool) -> io::Result<()> {
+    pub(crate) fn write_to(self, out: &mut impl Write, head_only: bool) -> io::Result<()> {
         let mut head = format!("HTTP/1.1 {} {}\r\n", self.status, reason(self.status));
         for (name, value) in &self.headers {
             head.push_str(&format!("{name}: {value}\r\n"));
@@ -178,7 +175,7 @@ fn reason(status: u16) -> &'static str {
 /// The Content-Type for a file, by its extension. For the kinds the site publishes, the
 /// values `netlify dev` sends (tests/it/netlify.rs compares them): scripts as
 /// `application/javascript` and JSON with its charset.
-pub fn content_type(path: &Path) -> &'static str {
+pub(crate) fn content_type(path: &Path) -> &'static str {
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match extension.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
@@ -202,7 +199,7 @@ pub fn content_type(path: &Path) -> &'static str {
 /// Decodes a request path's percent-escapes, refusing what could step outside the site
 /// or smuggle bytes into a header: `.` and `..` segments, backslashes, control characters
 /// (NUL included), bad escapes and text that is not UTF-8.
-pub fn decode_path(raw: &str) -> Result<String, &'static str> {
+pub(crate) fn decode_path(raw: &str) -> Result<String, &'static str> {
     if !raw.starts_with('/') {
         return Err("the path must start with /");
     }
@@ -273,7 +270,7 @@ impl Site {
     }
 
     /// The response to a request line's method and target.
-    pub fn respond(&self, method: &str, target: &str) -> Response {
+    pub(crate) fn respond(&self, method: &str, target: &str) -> Response {
         if target.contains(|c: char| c.is_control()) {
             return Response::text(400, "Bad Request: control characters in the target");
         }

@@ -33,17 +33,19 @@ const NOT_SETTABLE: [&str; 14] = [
 /// One `[[headers]]` table: the paths it is `for` and the headers it sets there.
 #[derive(Debug)]
 pub struct HeaderRule {
-    pub pattern: String,
+    /// The `for` pattern as written: for Debug and the tests, which check what was read.
+    #[allow(dead_code)]
+    pub(crate) pattern: String,
     matcher: Regex,
-    pub values: Vec<(String, String)>,
+    pub(crate) values: Vec<(String, String)>,
 }
 
 impl HeaderRule {
-    pub fn new(pattern: &str, values: Vec<(String, String)>) -> Result<HeaderRule, String> {
+    pub(crate) fn new(pattern: &str, values: Vec<(String, String)>) -> Result<HeaderRule, String> {
         Ok(HeaderRule { pattern: pattern.trim().to_owned(), matcher: for_pattern(pattern)?, values })
     }
 
-    pub fn matches(&self, path: &str) -> bool {
+    pub(crate) fn matches(&self, path: &str) -> bool {
         self.matcher.is_match(path)
     }
 }
@@ -87,24 +89,26 @@ pub fn headers_for(rules: &[HeaderRule], path: &str) -> Vec<(String, String)> {
 /// One redirect or rewrite rule, from `_redirects` or netlify.toml.
 #[derive(Debug)]
 pub struct RedirectRule {
-    pub from: String,
-    pub to: String,
-    pub status: u16,
+    /// The `from` path as written: for Debug and the tests, which check what was read.
+    #[allow(dead_code)]
+    pub(crate) from: String,
+    pub(crate) to: String,
+    pub(crate) status: u16,
     /// `!` after the status (`force = true` in netlify.toml): applies even over a file.
-    pub force: bool,
+    pub(crate) force: bool,
     matcher: Regex,
     /// The name of each capture group of `matcher`, `splat` for the `*`.
     names: Vec<String>,
 }
 
 impl RedirectRule {
-    pub fn new(from: &str, to: &str, status: u16, force: bool) -> Result<RedirectRule, String> {
+    pub(crate) fn new(from: &str, to: &str, status: u16, force: bool) -> Result<RedirectRule, String> {
         let (matcher, names) = from_pattern(from)?;
         Ok(RedirectRule { from: from.to_owned(), to: to.to_owned(), status, force, matcher, names })
     }
 
     /// Where `path` goes under this rule (`to` with its placeholders filled), if it matches.
-    pub fn target(&self, path: &str) -> Option<String> {
+    pub(crate) fn target(&self, path: &str) -> Option<String> {
         let captures = self.matcher.captures(path)?;
         let values: Vec<(&str, &str)> = self
             .names
@@ -188,8 +192,8 @@ pub(super) fn encode_path(text: &str) -> String {
 /// Rules read from a `_redirects` file, and the lines skipped as unsupported.
 #[derive(Debug, Default)]
 pub struct ParsedRedirects {
-    pub rules: Vec<RedirectRule>,
-    pub skipped: Vec<String>,
+    pub(crate) rules: Vec<RedirectRule>,
+    pub(crate) skipped: Vec<String>,
 }
 
 /// Parses Netlify's `_redirects` format: `from to [status][!]` a line, `#` comments.

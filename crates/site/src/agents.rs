@@ -11,7 +11,7 @@ use method::names;
 use method::DISCOVERY_METHOD_VERSION;
 
 /// The sitemap protocol allows 50,000 addresses a file.
-pub const URLS_PER_SITEMAP: usize = 50_000;
+pub(crate) const URLS_PER_SITEMAP: usize = 50_000;
 
 /// Text for an XML element or attribute, escaped. Characters XML 1.0 cannot carry at
 /// all (control characters but tab and line ends, U+FFFE, U+FFFF) are left out: catalogue
@@ -35,7 +35,7 @@ pub(crate) fn xml_text(text: &str) -> String {
 
 /// The sitemaps of one snapshot's folder, `sitemap-0.xml` and on, from its pages'
 /// files (relative to the folder, `…/index.html`): one address per page, its folder.
-pub fn snapshot_sitemaps(
+pub(crate) fn snapshot_sitemaps(
     base_url: &str,
     date: &str,
     page_files: impl Iterator<Item = String>,
@@ -60,7 +60,7 @@ pub fn snapshot_sitemaps(
 
 /// The root sitemap index: the site-wide pages' sitemap, then every snapshot's
 /// sitemaps (`(date, file names)`, newest first).
-pub fn sitemap_index(base_url: &str, snapshots: &[(String, Vec<String>)]) -> String {
+pub(crate) fn sitemap_index(base_url: &str, snapshots: &[(String, Vec<String>)]) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -77,7 +77,7 @@ pub fn sitemap_index(base_url: &str, snapshots: &[(String, Vec<String>)]) -> Str
 
 /// The sitemap of the pages outside any snapshot: the list of dates, the versioned
 /// method pages and the static API's format page.
-pub fn site_sitemap(base_url: &str) -> String {
+pub(crate) fn site_sitemap(base_url: &str) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -94,7 +94,7 @@ pub fn site_sitemap(base_url: &str) -> String {
 }
 
 /// `robots.txt`: everything may be read; the sitemap index says where it all is.
-pub fn robots(base_url: &str) -> String {
+pub(crate) fn robots(base_url: &str) -> String {
     format!("User-agent: *\nAllow: /\n\nSitemap: {base_url}/sitemap.xml\n")
 }
 
@@ -102,7 +102,7 @@ pub fn robots(base_url: &str) -> String {
 /// JSON, for the newest snapshot `latest`; `dates` are all snapshots, newest first.
 /// `latest` is the default snapshot (the newest complete one); `others` every other
 /// date, newest first, with its notices (partial, no usage counters).
-pub fn llms_txt(base_url: &str, latest: &str, others: &[(String, Vec<String>)]) -> String {
+pub(crate) fn llms_txt(base_url: &str, latest: &str, others: &[(String, Vec<String>)]) -> String {
     let api = format!("{base_url}/{latest}/api");
     let older: Vec<String> = others
         .iter()

@@ -9,25 +9,25 @@ use method::walk::Walk;
 use method::{DISCOVERY_METHOD_VERSION, SOURCE_LIMITS_BRIEF};
 
 /// What every page of a snapshot shows around its content.
-pub struct Chrome {
-    pub date: String,
+pub(crate) struct Chrome {
+    pub(crate) date: String,
     /// What a reader must know before reading this snapshot's orders: partial, no usage
     /// counters (the answers' `meta.snapshot.notices`, word for word).
-    pub notices: Vec<String>,
+    pub(crate) notices: Vec<String>,
     /// The snapshot's walk: when the next was due and when it turns stale (fixed dates,
     /// from the walk's date); `None` on pages outside any snapshot.
-    pub walk: Option<Walk>,
+    pub(crate) walk: Option<Walk>,
     /// The snapshot's home, `/<date>/`; `None` on pages outside any snapshot.
-    pub home: Option<String>,
-    pub static_base: String,
-    pub method_path: String,
-    pub method_version: &'static str,
+    pub(crate) home: Option<String>,
+    pub(crate) static_base: String,
+    pub(crate) method_path: String,
+    pub(crate) method_version: &'static str,
     /// The source's three limits, briefly; the method page has them in full.
-    pub limits: &'static [&'static str; 3],
+    pub(crate) limits: &'static [&'static str; 3],
 }
 
 impl Chrome {
-    pub fn for_index(index: &Index, corrections: &Corrections) -> Chrome {
+    pub(crate) fn for_index(index: &Index, corrections: &Corrections) -> Chrome {
         let h = &index.header;
         let mut notices = SnapshotRef::of(index).notices;
         // A folder whose published answers were changed says so on every page
@@ -49,7 +49,7 @@ impl Chrome {
 
     /// For pages outside a snapshot (the root index, the versioned method page), which
     /// borrow the newest snapshot's stylesheet.
-    pub fn outside(latest_date: &str) -> Chrome {
+    pub(crate) fn outside(latest_date: &str) -> Chrome {
         Chrome {
             date: latest_date.to_owned(),
             notices: Vec::new(),

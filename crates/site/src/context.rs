@@ -12,33 +12,33 @@ use method::names;
 use method::networks::{self, KnownNetwork};
 use method::Method;
 
-pub struct SnapshotContext<'a> {
-    pub index: &'a Index,
-    pub method: &'a Method<'a>,
+pub(crate) struct SnapshotContext<'a> {
+    pub(crate) index: &'a Index,
+    pub(crate) method: &'a Method<'a>,
     /// The snapshots before this one: resource histories, what is new.
-    pub timeline: &'a Timeline,
+    pub(crate) timeline: &'a Timeline,
     /// Where every file of the folder goes, batch by batch.
-    pub sink: Sink<'a>,
+    pub(crate) sink: Sink<'a>,
     /// The snapshot's date, the name of its folder.
-    pub date: &'a str,
+    pub(crate) date: &'a str,
     /// What every page of the snapshot shows around its content.
-    pub chrome: Chrome,
+    pub(crate) chrome: Chrome,
     /// How many resources are new since the previous snapshot, when it is comparable.
-    pub new_since: Option<NewSince>,
+    pub(crate) new_since: Option<NewSince>,
     /// Every browsable listing, in the order their pages are written.
-    pub listings: Vec<BrowseList>,
-    pub facets: Facets,
+    pub(crate) listings: Vec<BrowseList>,
+    pub(crate) facets: Facets,
     /// Every network a filter can name, with the names pages show (`networks::known`).
-    pub known_networks: Vec<KnownNetwork>,
+    pub(crate) known_networks: Vec<KnownNetwork>,
     /// The names of the networks any resource accepts, for the search forms' network filter.
-    pub networks: Vec<String>,
+    pub(crate) networks: Vec<String>,
     /// The golden set, when it was labelled on this snapshot: its folder then carries
     /// the evaluation (content/explore.md#evaluation).
-    pub golden: Option<GoldenSet>,
+    pub(crate) golden: Option<GoldenSet>,
 }
 
 impl<'a> SnapshotContext<'a> {
-    pub fn new(
+    pub(crate) fn new(
         index: &'a Index,
         method: &'a Method,
         timeline: &'a Timeline,
@@ -73,17 +73,17 @@ impl<'a> SnapshotContext<'a> {
 
     /// Ids of the resources new since the previous snapshot, in browse order (the `new/`
     /// listing's); `None` when there is no comparable previous snapshot.
-    pub fn new_ids(&self) -> Option<&[usize]> {
+    pub(crate) fn new_ids(&self) -> Option<&[usize]> {
         self.listings.iter().find(|l| l.dir == names::NEW_DIR).map(|l| l.ids.as_slice())
     }
 
     /// How a network is shown: its name, and whether it is a test network.
-    pub fn network<'s>(&'s self, id: &'s str) -> (&'s str, bool) {
+    pub(crate) fn network<'s>(&'s self, id: &'s str) -> (&'s str, bool) {
         self.known_networks.iter().find(|n| n.id == id).map_or((id, false), |n| (n.name.as_str(), n.testnet))
     }
 
     /// The address of the folder `dir` of this snapshot.
-    pub fn href(&self, dir: &str) -> String {
+    pub(crate) fn href(&self, dir: &str) -> String {
         names::in_snapshot(self.date, dir)
     }
 }

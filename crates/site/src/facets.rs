@@ -23,7 +23,7 @@ const PRICE_BANDS: &[(&str, &str, Option<&str>)] = &[
 
 /// Folder name for a network: its id with anything but letters, digits and '-'
 /// replaced, plus a hash when that changed it (ids come from the catalogue).
-pub fn network_slug(id: &str) -> String {
+pub(crate) fn network_slug(id: &str) -> String {
     let clean: String =
         id.chars().take(60).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
     if clean == id.replace(':', "-") && !clean.is_empty() && !clean.starts_with('-') {
@@ -48,33 +48,33 @@ fn price_band(p: Option<Decimal>) -> Option<&'static str> {
 }
 
 /// A browsable list of resources (all of them, the new ones, or one facet value), paged.
-pub struct BrowseList {
+pub(crate) struct BrowseList {
     /// Its folder in the snapshot's folder, ending in `/`.
-    pub dir: String,
-    pub heading: String,
-    pub intro: String,
+    pub(crate) dir: String,
+    pub(crate) heading: String,
+    pub(crate) intro: String,
     /// Entry ids, in browse order.
-    pub ids: Vec<usize>,
+    pub(crate) ids: Vec<usize>,
 }
 
 /// One value of a facet in a facet menu.
-pub struct Facet {
-    pub href: String,
-    pub label: String,
-    pub count: usize,
+pub(crate) struct Facet {
+    pub(crate) href: String,
+    pub(crate) label: String,
+    pub(crate) count: usize,
 }
 
 /// The facet menus of a snapshot's home and listing pages.
-pub struct Facets {
-    pub networks: Vec<Facet>,
-    pub prices: Vec<Facet>,
-    pub segments: Vec<Facet>,
-    pub segment_version: String,
+pub(crate) struct Facets {
+    pub(crate) networks: Vec<Facet>,
+    pub(crate) prices: Vec<Facet>,
+    pub(crate) segments: Vec<Facet>,
+    pub(crate) segment_version: String,
 }
 
 /// Every listing of the snapshot (all, then the new ones when `new` names the previous
 /// snapshot and the ids new since it, then each facet value) and the facet menus.
-pub fn listings(
+pub(crate) fn listings(
     index: &Index,
     method: &Method,
     known: &[KnownNetwork],

@@ -18,20 +18,20 @@ use method::{Method, DISCOVERY_METHOD_VERSION};
 
 /// Entries a feed carries at most, in browse order: a reader's feed stays small; the
 /// snapshot's `new/` pages list them all.
-pub const FEED_ENTRIES: usize = 500;
+pub(crate) const FEED_ENTRIES: usize = 500;
 
 /// The file's name in the snapshot's folder.
-pub const FEED_FILE: &str = "feed.xml";
+pub(crate) const FEED_FILE: &str = "feed.xml";
 
 /// The snapshot's feed, as its folder's [`FEED_FILE`].
-pub fn write_feed(cx: &SnapshotContext) -> Result<(), Error> {
+pub(crate) fn write_feed(cx: &SnapshotContext) -> Result<(), Error> {
     let feed = atom_feed(cx.index, cx.method, cx.timeline, cx.new_ids());
     (cx.sink)(vec![(FEED_FILE.to_owned(), feed.into_bytes())])
 }
 
 /// The feed of `index`'s snapshot; `new_ids` are its new entries (from
 /// [`Timeline::new_ids`]) in browse order.
-pub fn atom_feed(index: &Index, method: &Method, timeline: &Timeline, new_ids: Option<&[usize]>) -> String {
+pub(crate) fn atom_feed(index: &Index, method: &Method, timeline: &Timeline, new_ids: Option<&[usize]>) -> String {
     let base = &method.site.base_url;
     let date = &index.header.date;
     let updated = format!("{date}T00:00:00Z");

@@ -19,17 +19,17 @@ use method::{Method, DISCOVERY_METHOD_VERSION};
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
 /// snapshots, or a quarter of weekly ones, and a page that stays small.
-pub const HISTORY_SNAPSHOTS: usize = 12;
+pub(crate) const HISTORY_SNAPSHOTS: usize = 12;
 
 /// A resource's two counts in one snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Counts {
-    pub unique_payers_30d: Option<u64>,
-    pub calls_30d: Option<u64>,
+pub(crate) struct Counts {
+    pub(crate) unique_payers_30d: Option<u64>,
+    pub(crate) calls_30d: Option<u64>,
 }
 
 impl Counts {
-    pub fn of(e: &Entry) -> Counts {
+    pub(crate) fn of(e: &Entry) -> Counts {
         Counts { unique_payers_30d: e.figures.unique_payers_30d, calls_30d: e.figures.calls_30d }
     }
 }
@@ -40,12 +40,12 @@ pub struct Past {
     /// Its stored file, as found beside the snapshot being built (canonical when it
     /// can be): a history is the snapshots stored in the same folder, however named.
     path: PathBuf,
-    pub date: String,
+    pub(crate) date: String,
     /// Whether it captured every item its source reported: a resource missing from an
     /// incomplete snapshot may have been listed all the same.
-    pub complete: bool,
+    pub(crate) complete: bool,
     /// The method version it was judged by: "new since" compares only under one version.
-    pub method_version: String,
+    pub(crate) method_version: String,
     /// Ranked resources by URL.
     resources: HashMap<String, Counts>,
 }
@@ -62,7 +62,7 @@ impl Past {
     }
 
     /// The resource's counts, `None` when it was not among this snapshot's resources.
-    pub fn counts(&self, url: &str) -> Option<Counts> {
+    pub(crate) fn counts(&self, url: &str) -> Option<Counts> {
         self.resources.get(url).copied()
     }
 }
@@ -76,7 +76,7 @@ pub struct Timeline {
 
 /// Whether resources can be called new since the previous snapshot, and if not why.
 #[derive(Debug)]
-pub enum Comparison<'a> {
+pub(crate) enum Comparison<'a> {
     /// Compared with this snapshot.
     With(&'a Past),
     /// The first snapshot: nothing before it.
@@ -120,12 +120,8 @@ impl Timeline {
         self.pasts.push(past);
     }
 
-    pub fn pasts(&self) -> &[Past] {
-        &self.pasts
-    }
-
     /// What "new" means for the snapshot after this timeline.
-    pub fn comparison(&self) -> Comparison<'_> {
+    pub(crate) fn comparison(&self) -> Comparison<'_> {
         match self.pasts.last() {
             None => Comparison::First,
             Some(p) if p.method_version == DISCOVERY_METHOD_VERSION => Comparison::With(p),
@@ -135,7 +131,7 @@ impl Timeline {
 
     /// Ids of `index`'s entries that the previous snapshot did not rank, in browse
     /// order; `None` when there is no comparable previous snapshot.
-    pub fn new_ids(&self, index: &Index) -> Option<Vec<usize>> {
+    pub(crate) fn new_ids(&self, index: &Index) -> Option<Vec<usize>> {
         let Comparison::With(previous) = self.comparison() else { return None };
         Some((0..index.entries.len()).filter(|&i| previous.counts(&index.entries[i].resource.url).is_none()).collect())
     }
@@ -143,15 +139,15 @@ impl Timeline {
 
 /// How many resources are new since the previous snapshot (same method version), as
 /// the snapshot's home page says it.
-pub struct NewSince {
-    pub previous: String,
-    pub previous_complete: bool,
-    pub count: usize,
+pub(crate) struct NewSince {
+    pub(crate) previous: String,
+    pub(crate) previous_complete: bool,
+    pub(crate) count: usize,
 }
 
 impl NewSince {
     /// `new_ids` new since `previous` ([`Timeline::new_ids`]).
-    pub fn of(previous: &Past, new_ids: &[usize]) -> NewSince {
+    pub(crate) fn of(previous: &Past, new_ids: &[usize]) -> NewSince {
         NewSince { previous: previous.date.clone(), previous_complete: previous.complete, count: new_ids.len() }
     }
 }
@@ -165,26 +161,26 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// One snapshot's line of a resource's history.
-pub struct HistoryRow {
-    pub date: String,
+pub(crate) struct HistoryRow {
+    pub(crate) date: String,
     /// The resource's page in that snapshot, when it was listed there.
-    pub page: Option<String>,
+    pub(crate) page: Option<String>,
     /// `None`: not among that snapshot's resources.
-    pub counts: Option<Counts>,
-    pub complete: bool,
-    pub current: bool,
+    pub(crate) counts: Option<Counts>,
+    pub(crate) complete: bool,
+    pub(crate) current: bool,
 }
 
 /// A resource's history as a page shows it: a row per snapshot, and two bar charts
 /// when two snapshots or more gave counts (crawler dumps carry none).
-pub struct HistoryView {
-    pub rows: Vec<HistoryRow>,
-    pub charts: Option<(String, String)>,
+pub(crate) struct HistoryView {
+    pub(crate) rows: Vec<HistoryRow>,
+    pub(crate) charts: Option<(String, String)>,
 }
 
 /// The history of `e` across the timeline and this snapshot; `None` when this is the
 /// only snapshot.
-pub fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Option<HistoryView> {
+pub(crate) fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Option<HistoryView> {
     if timeline.pasts.is_empty() {
         return None;
     }
@@ -234,7 +230,7 @@ const CHART_HEIGHT: u64 = 64;
 /// missing value draws no bar. Heights are whole numbers worked out in integers, so
 /// the same counts always draw the same bytes. It holds only numbers and dates (no
 /// catalogue text), and its numbers are in the table beside it.
-pub fn bar_chart(title: &str, dates: &[&str], values: &[Option<u64>]) -> String {
+pub(crate) fn bar_chart(title: &str, dates: &[&str], values: &[Option<u64>]) -> String {
     let max = values.iter().flatten().copied().max().unwrap_or(0);
     let slot = CHART_WIDTH / values.len().max(1) as u64;
     let bar = (slot * 3 / 4).max(1);

@@ -7,16 +7,16 @@
 //! [`facets`] says what can be browsed, `method::names` where each page and file lives, and
 //! [`history`] what the snapshots before said.
 
-pub mod agents;
+pub(crate) mod agents;
 pub mod api;
-pub mod chrome;
-pub mod context;
-pub mod facets;
-pub mod feed;
+pub(crate) mod chrome;
+pub(crate) mod context;
+pub(crate) mod facets;
+pub(crate) mod feed;
 pub mod history;
 pub mod output;
 pub mod pages;
-pub mod paths;
+pub(crate) mod paths;
 
 use catalogue::timings::phase;
 use catalogue::Error;

@@ -17,7 +17,7 @@ pub struct Output {
 }
 
 /// Checks one relative path of the form `a/b/c.json`.
-pub fn check_relative(rel: &str) -> Result<(), String> {
+pub(crate) fn check_relative(rel: &str) -> Result<(), String> {
     if rel.is_empty() || rel.starts_with('/') || rel.ends_with('/') {
         return Err(format!("{rel:?} is not a relative file path"));
     }
@@ -52,7 +52,7 @@ impl Output {
         Ok(self.root.join(rel))
     }
 
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
         let path = self.path(rel)?;
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;

@@ -5,7 +5,7 @@ use method::names::host_of;
 
 /// Percent-decodes `text` until nothing changes (so `%252e` is seen as `.`), at most
 /// a few rounds. Invalid escapes are left as they are.
-pub fn percent_decode_fully(text: &str) -> String {
+pub(crate) fn percent_decode_fully(text: &str) -> String {
     let mut current = text.to_owned();
     for _ in 0..8 {
         let next = percent_decode_once(&current);
@@ -39,7 +39,7 @@ fn percent_decode_once(text: &str) -> String {
 /// The URL to put in a link's `href`, or `None` when it must be shown as text only.
 /// Only absolute http(s) URLs qualify, judged after full percent-decoding, and none
 /// with control characters, whitespace or backslashes (which browsers may reinterpret).
-pub fn link_target(url: &str) -> Option<String> {
+pub(crate) fn link_target(url: &str) -> Option<String> {
     let decoded = percent_decode_fully(url);
     for candidate in [url, decoded.as_str()] {
         if candidate.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\\') {

@@ -87,7 +87,7 @@ fn close_range(word: &mut Vec<String>, start: &mut Option<u32>, end: u32, prev_e
     }
 }
 
-pub fn unicode_version() -> String {
+pub(crate) fn unicode_version() -> String {
     let (a, b, c) = char::UNICODE_VERSION;
     format!("{a}.{b}.{c}")
 }

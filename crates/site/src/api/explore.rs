@@ -35,7 +35,7 @@ use super::{to_bytes, Sink};
 use method::names::bucket;
 
 /// Ids per facts file.
-pub const FACTS_BLOCK: usize = 1024;
+pub(crate) const FACTS_BLOCK: usize = 1024;
 /// Aim for about this many bytes per term or word shard.
 const TARGET_SHARD_BYTES: usize = 16 * 1024;
 /// Aim for about this many bytes per spelling shard: a misspelt word reads one shard per
@@ -45,7 +45,7 @@ const SPELLING_SHARD_BYTES: usize = 2 * 1024;
 const TRANSLATION_SHARD_BYTES: usize = 4 * 1024;
 
 /// Standard base64 with padding: what `atob` reads.
-pub fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -91,7 +91,7 @@ fn translations_sha256() -> Value {
 
 /// Makes every explore API file and hands them to `sink` section by section (the term
 /// lists and the inverted file's lists are hundreds of megabytes at a million listings).
-pub fn write_api_files(
+pub(crate) fn write_api_files(
     explore: &Explore,
     index: &Index,
     method: &Method,
@@ -308,10 +308,10 @@ fn manifest(explore: &Explore, index: &Index, method: &Method, buckets: Buckets)
 
 /// The golden set's evaluation as JSON, beside the explore API of the snapshot it was
 /// labelled on; its page links to it.
-pub const EVALUATION_FILE: &str = "api/explore/evaluation.json";
+pub(crate) const EVALUATION_FILE: &str = "api/explore/evaluation.json";
 
 /// The evaluation's file: indented, as people read it too.
-pub fn evaluation_file(evaluation: &Evaluation) -> (String, Vec<u8>) {
+pub(crate) fn evaluation_file(evaluation: &Evaluation) -> (String, Vec<u8>) {
     (EVALUATION_FILE.to_owned(), serde_json::to_vec_pretty(evaluation).expect("evaluations serialise"))
 }
 

@@ -36,7 +36,7 @@ pub const API_VERSION: u32 = 4;
 /// is a sixteenth of that. Blocks of 32 were measured too: a query's rows come from ten
 /// blocks or so, and at 32 that was 40 KB a query against 9 KB with a file per record
 /// (BENCHMARKS.md, "Scale").
-pub const RECORD_BLOCK: usize = 16;
+pub(crate) const RECORD_BLOCK: usize = 16;
 /// Aim for about this many bytes of postings per shard file.
 const TARGET_SHARD_BYTES: usize = 4096;
 const MIN_BUCKETS: usize = 8;
@@ -44,26 +44,26 @@ const MIN_BUCKETS: usize = 8;
 /// and the manifest and its shard say where the parts start. Without it one word in most
 /// resources (or the network most of them use) makes one shard a megabyte at a million
 /// resources, fetched by every query of a word that shares its bucket.
-pub const SPLIT_POSTINGS: usize = 8192;
+pub(crate) const SPLIT_POSTINGS: usize = 8192;
 /// The postings of one part of a split list. A query of two common words reads both
 /// lists whole (the answer counts every match), so parts are large: at 100,000 listings
 /// every list is one part, where parts of 8,192 made "ai agent" five requests. A query
 /// that also has a rarer word still fetches only the parts holding that word's ids.
-pub const PART_POSTINGS: usize = 32768;
+pub(crate) const PART_POSTINGS: usize = 32768;
 /// The records a pack holds: all of a word's when it is in at most this many resources,
 /// else its first this many in its own order (description matches first, then id). A
 /// query's rows are the first of its rarest words' lists in nearly that order, so one
 /// or two packs hold them instead of a record block each (BENCHMARKS.md, "Requests").
-pub const PACK_LEN: usize = 64;
+pub(crate) const PACK_LEN: usize = 64;
 /// Words in fewer resources than this get no pack and no single-word answer file: a
 /// word in one resource (most are ids in URLs) is answered by that resource's record,
 /// and a file per such word would make the file count grow with the catalogue twice over.
-pub const MIN_POSTINGS_FOR_FILES: usize = 2;
+pub(crate) const MIN_POSTINGS_FOR_FILES: usize = 2;
 /// The browse pack holds the first resources in browse order (a query without tokens).
-pub const BROWSE_PACK_LEN: usize = 50;
+pub(crate) const BROWSE_PACK_LEN: usize = 50;
 
 /// One resource in a posting list: its id, and whether the word is in its description.
-pub type Posting = (u32, bool);
+pub(crate) type Posting = (u32, bool);
 
 /// Ascending ids with a flag: first `id*2+flag`, then `(gap)*2+flag`.
 fn encode_flagged(postings: &[Posting]) -> Vec<u64> {
@@ -178,7 +178,7 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<Posting>> {
     lists
 }
 
-pub fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
+pub(crate) fn bucket_count(lists: &BTreeMap<String, Vec<Posting>>) -> usize {
     // About three bytes per posting once encoded; a split list leaves only its starts.
     let bytes: usize = lists
         .iter()
@@ -249,7 +249,7 @@ impl<'a> ReportFile<'a> {
 /// A resource's record: the listing as its answer row publishes it, less the query's
 /// match_score, plus its id and page slug (docs/static-api.md, records). The test
 /// `records_are_rows_without_the_match_score` holds the two to the same bytes.
-pub struct Record<'a> {
+pub(crate) struct Record<'a> {
     listing: Listing<'a>,
     id: usize,
     slug: String,
@@ -267,7 +267,7 @@ impl Serialize for Record<'_> {
     }
 }
 
-pub fn record<'a>(e: &'a Entry, id: usize, index: &Index, method: &Method) -> Record<'a> {
+pub(crate) fn record<'a>(e: &'a Entry, id: usize, index: &Index, method: &Method) -> Record<'a> {
     Record { listing: Listing::of(e, index, method), id, slug: e.slug() }
 }
 
@@ -279,7 +279,7 @@ const RECORD_CACHE: usize = 100_000;
 const LARGE_FILE_BATCH: usize = 512;
 
 /// Makes every API file of the snapshot and hands them to `sink` in batches.
-pub fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
+pub(crate) fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
     let lists = phase("api: posting lists", || postings(index));
     let buckets = bucket_count(&lists);
     write_shards(&lists, buckets, sink)?;

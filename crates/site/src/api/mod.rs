@@ -6,7 +6,7 @@
 //! - [`explore`]: the explore API (BM25 terms, word vectors, the inverted file, facts),
 //!   for `x402dir explore`.
 
-pub mod explore;
+pub(crate) mod explore;
 pub mod method;
 
 use serde::Serialize;

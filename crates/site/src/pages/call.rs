@@ -8,39 +8,39 @@ use method::index::{Entry, Price};
 use method::Method;
 
 /// One way to pay, as the listing offers it.
-pub struct PayOption {
+pub(crate) struct PayOption {
     /// "$0.01", when the asset is a known USD stablecoin.
-    pub usd: Option<String>,
+    pub(crate) usd: Option<String>,
     /// "10000 atomic units of USDC (0x8335…)".
-    pub amount: String,
-    pub network: String,
-    pub testnet: bool,
-    pub scheme: String,
-    pub pay_to: String,
+    pub(crate) amount: String,
+    pub(crate) network: String,
+    pub(crate) testnet: bool,
+    pub(crate) scheme: String,
+    pub(crate) pay_to: String,
 }
 
-pub struct ParamRow {
-    pub name: String,
-    pub place: &'static str,
-    pub kind: &'static str,
-    pub required: bool,
+pub(crate) struct ParamRow {
+    pub(crate) name: String,
+    pub(crate) place: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) required: bool,
 }
 
-pub struct CallView {
+pub(crate) struct CallView {
     /// The lowest USD price, "$0.01", when any option is priced in a USD stablecoin.
-    pub lowest_usd: Option<String>,
-    pub options: Vec<PayOption>,
+    pub(crate) lowest_usd: Option<String>,
+    pub(crate) options: Vec<PayOption>,
     /// The HTTP method the listing names; `None` when it names none.
-    pub method: Option<String>,
-    pub params: Vec<ParamRow>,
-    pub x402_version: Option<u64>,
+    pub(crate) method: Option<String>,
+    pub(crate) params: Vec<ParamRow>,
+    pub(crate) x402_version: Option<u64>,
     /// A first request, as a shell command (`curl`), every listed value quoted.
-    pub curl: String,
+    pub(crate) curl: String,
     /// The x402 exchange in three lines: the 402, the signed payment, the retry.
-    pub steps: [String; 3],
+    pub(crate) steps: [String; 3],
 }
 
-pub fn call_view(e: &Entry, method: &Method) -> CallView {
+pub(crate) fn call_view(e: &Entry, method: &Method) -> CallView {
     let r = &e.resource;
     let options = r
         .accepts
@@ -154,7 +154,7 @@ fn curl(url: &str, method: Option<&str>, params: &[catalogue::call::Param]) -> S
 }
 
 /// Single-quoted for a POSIX shell: nothing inside is special but `'`, written `'\''`.
-pub fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

@@ -11,48 +11,48 @@ use method::names;
 
 /// The golden set's figures on this snapshot, and the inverted file they were taken
 /// through (the explore index itself is let go before the pages are written).
-pub struct Measured {
-    pub evaluation: Evaluation,
-    pub nprobe: usize,
-    pub lists: usize,
+pub(crate) struct Measured {
+    pub(crate) evaluation: Evaluation,
+    pub(crate) nprobe: usize,
+    pub(crate) lists: usize,
 }
 
-pub struct EvalRow {
-    pub name: String,
-    pub cells: Vec<String>,
+pub(crate) struct EvalRow {
+    pub(crate) name: String,
+    pub(crate) cells: Vec<String>,
 }
 
-pub struct EvalTable {
-    pub caption: String,
-    pub rows: Vec<EvalRow>,
+pub(crate) struct EvalTable {
+    pub(crate) caption: String,
+    pub(crate) rows: Vec<EvalRow>,
 }
 
-pub struct EvalQuery {
-    pub id: String,
-    pub class: String,
-    pub query: String,
-    pub cells: Vec<String>,
+pub(crate) struct EvalQuery {
+    pub(crate) id: String,
+    pub(crate) class: String,
+    pub(crate) query: String,
+    pub(crate) cells: Vec<String>,
 }
 
 #[derive(Template)]
 #[template(path = "evaluation.html")]
-pub struct EvaluationPage<'a> {
-    pub c: &'a Chrome,
-    pub queries: usize,
-    pub explore_version: &'static str,
-    pub headers: Vec<String>,
-    pub tables: Vec<EvalTable>,
-    pub rankings: Vec<&'static str>,
-    pub per_query: Vec<EvalQuery>,
-    pub nprobe: usize,
-    pub lists: usize,
-    pub overlap: String,
-    pub rules: String,
-    pub golden: String,
-    pub json: String,
+pub(crate) struct EvaluationPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) queries: usize,
+    pub(crate) explore_version: &'static str,
+    pub(crate) headers: Vec<String>,
+    pub(crate) tables: Vec<EvalTable>,
+    pub(crate) rankings: Vec<&'static str>,
+    pub(crate) per_query: Vec<EvalQuery>,
+    pub(crate) nprobe: usize,
+    pub(crate) lists: usize,
+    pub(crate) overlap: String,
+    pub(crate) rules: String,
+    pub(crate) golden: String,
+    pub(crate) json: String,
 }
 
-pub fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> EvaluationPage<'a> {
+pub(crate) fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> EvaluationPage<'a> {
     let e = &measured.evaluation;
     let headers = e
         .classes

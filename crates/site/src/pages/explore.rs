@@ -10,17 +10,17 @@ use method::names;
 
 #[derive(Template)]
 #[template(path = "explore.html")]
-pub struct ExplorePage<'a> {
-    pub c: &'a Chrome,
-    pub api: String,
-    pub action: String,
-    pub explore_path: String,
-    pub explore_version: &'static str,
+pub(crate) struct ExplorePage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) api: String,
+    pub(crate) action: String,
+    pub(crate) explore_path: String,
+    pub(crate) explore_version: &'static str,
     /// The evaluation page, when this snapshot carries the golden set.
-    pub evaluation: Option<String>,
+    pub(crate) evaluation: Option<String>,
 }
 
-pub fn explore_page<'a>(cx: &'a SnapshotContext) -> ExplorePage<'a> {
+pub(crate) fn explore_page<'a>(cx: &'a SnapshotContext) -> ExplorePage<'a> {
     ExplorePage {
         c: &cx.chrome,
         api: cx.href(names::API_DIR),

@@ -10,24 +10,24 @@ use crate::context::SnapshotContext;
 use crate::facets::{BrowseList, Facet};
 use method::names;
 
-pub struct FolderItem {
-    pub label: String,
+pub(crate) struct FolderItem {
+    pub(crate) label: String,
     /// `None` for an entry with nothing behind it (a facet value no resource has).
-    pub href: Option<String>,
-    pub note: Option<String>,
+    pub(crate) href: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 #[derive(Template)]
 #[template(path = "folder.html")]
-pub struct FolderPage<'a> {
-    pub c: &'a Chrome,
-    pub heading: String,
-    pub intro: String,
-    pub items: Vec<FolderItem>,
+pub(crate) struct FolderPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) heading: String,
+    pub(crate) intro: String,
+    pub(crate) items: Vec<FolderItem>,
 }
 
 /// Facet values as items; a value with no resource is not a link to an empty table.
-pub fn facet_items(facets: &[Facet]) -> Vec<FolderItem> {
+pub(crate) fn facet_items(facets: &[Facet]) -> Vec<FolderItem> {
     facets
         .iter()
         .map(|f| FolderItem {
@@ -40,7 +40,7 @@ pub fn facet_items(facets: &[Facet]) -> Vec<FolderItem> {
 
 /// Which folder of a snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Folder {
+pub(crate) enum Folder {
     Networks,
     Prices,
     Segments,
@@ -50,10 +50,10 @@ pub enum Folder {
 }
 
 impl Folder {
-    pub const ALL: [Folder; 6] =
+    pub(crate) const ALL: [Folder; 6] =
         [Folder::Networks, Folder::Prices, Folder::Segments, Folder::Resources, Folder::Api, Folder::Static];
 
-    pub fn dir(self) -> &'static str {
+    pub(crate) fn dir(self) -> &'static str {
         match self {
             Folder::Networks => "network/",
             Folder::Prices => "price/",
@@ -65,7 +65,7 @@ impl Folder {
     }
 }
 
-pub fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> FolderPage<'a> {
+pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> FolderPage<'a> {
     let home = cx.chrome.home.clone().unwrap_or_default();
     let (heading, intro, items) = match folder {
         Folder::Networks => (
@@ -139,7 +139,7 @@ pub fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> FolderPage<'a
 }
 
 /// The `page/` folder of a listing that takes more than one page: a link to each.
-pub fn pages_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList) -> FolderPage<'a> {
+pub(crate) fn pages_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList) -> FolderPage<'a> {
     let pages = list::page_count(listing);
     let items = (1..=pages)
         .map(|page| FolderItem {

@@ -11,19 +11,19 @@ use method::names;
 
 #[derive(Template)]
 #[template(path = "home.html")]
-pub struct HomePage<'a> {
-    pub c: &'a Chrome,
-    pub entries: usize,
-    pub rows: Vec<TableRow>,
-    pub caption: String,
-    pub facets: &'a Facets,
-    pub api: String,
-    pub search_action: String,
-    pub networks: &'a [String],
-    pub new_since: Option<&'a NewSince>,
+pub(crate) struct HomePage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) entries: usize,
+    pub(crate) rows: Vec<TableRow>,
+    pub(crate) caption: String,
+    pub(crate) facets: &'a Facets,
+    pub(crate) api: String,
+    pub(crate) search_action: String,
+    pub(crate) networks: &'a [String],
+    pub(crate) new_since: Option<&'a NewSince>,
 }
 
-pub fn home_page<'a>(cx: &'a SnapshotContext) -> HomePage<'a> {
+pub(crate) fn home_page<'a>(cx: &'a SnapshotContext) -> HomePage<'a> {
     let entries = cx.index.entries.len();
     let ids: Vec<usize> = (0..entries.min(PAGE_SIZE)).collect();
     HomePage {

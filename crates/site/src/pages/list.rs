@@ -8,32 +8,32 @@ use crate::context::SnapshotContext;
 use crate::facets::{BrowseList, Facets};
 use method::names;
 
-pub struct Pager {
-    pub page: usize,
-    pub pages: usize,
-    pub prev: Option<String>,
-    pub next: Option<String>,
+pub(crate) struct Pager {
+    pub(crate) page: usize,
+    pub(crate) pages: usize,
+    pub(crate) prev: Option<String>,
+    pub(crate) next: Option<String>,
 }
 
 #[derive(Template)]
 #[template(path = "list.html")]
-pub struct ListPage<'a> {
-    pub c: &'a Chrome,
-    pub heading: String,
-    pub intro: String,
-    pub caption: String,
-    pub rows: Vec<TableRow>,
-    pub pager: Pager,
-    pub facets: &'a Facets,
+pub(crate) struct ListPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) heading: String,
+    pub(crate) intro: String,
+    pub(crate) caption: String,
+    pub(crate) rows: Vec<TableRow>,
+    pub(crate) pager: Pager,
+    pub(crate) facets: &'a Facets,
 }
 
 /// How many pages a listing takes: one at least, so an empty listing still has a page.
-pub fn page_count(listing: &BrowseList) -> usize {
+pub(crate) fn page_count(listing: &BrowseList) -> usize {
     listing.ids.len().div_ceil(PAGE_SIZE).max(1)
 }
 
 /// Page `page` (from 1) of `listing`.
-pub fn list_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList, page: usize) -> ListPage<'a> {
+pub(crate) fn list_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList, page: usize) -> ListPage<'a> {
     let pages = page_count(listing);
     let href = |n: usize| cx.href(&names::listing_page_dir(&listing.dir, n));
     let total = listing.ids.len();

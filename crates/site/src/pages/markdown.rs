@@ -14,18 +14,18 @@ const METHOD_MD: &str = include_str!("../../../../content/method.md");
 const CORRECTIONS_MD: &str = include_str!("../../../../content/corrections.md");
 const EXPLORE_MD: &str = include_str!("../../../../content/explore.md");
 /// The static API's format, for programs (the page a client is written from).
-pub const STATIC_API_MD: &str = include_str!("../../../../docs/static-api.md");
+pub(crate) const STATIC_API_MD: &str = include_str!("../../../../docs/static-api.md");
 
 #[derive(Template)]
 #[template(path = "markdown.html")]
-pub struct MarkdownPage<'a> {
-    pub c: &'a Chrome,
-    pub heading: String,
-    pub html: String,
+pub(crate) struct MarkdownPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) heading: String,
+    pub(crate) html: String,
 }
 
 /// Markdown of the project's own content to HTML.
-pub fn markdown(md: &str) -> String {
+pub(crate) fn markdown(md: &str) -> String {
     use pulldown_cmark::{html, Options, Parser};
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES));
@@ -72,7 +72,7 @@ fn last_heading_text(html: &str) -> Option<String> {
 
 /// The method's page: its text, with, under its title, the date this version was
 /// published and a table of contents of its sections (a phone scrolls 22,000 px).
-pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
+pub(crate) fn method_page(c: &Chrome) -> MarkdownPage<'_> {
     let published = published_date(METHOD_MD, DISCOVERY_METHOD_VERSION)
         .map(|d| format!("Version {DISCOVERY_METHOD_VERSION}, published {d}. "))
         .unwrap_or_default();
@@ -85,7 +85,7 @@ pub fn method_page(c: &Chrome) -> MarkdownPage<'_> {
 
 /// The static API's format page for layout `api_version`: the text of docs/static-api.md,
 /// under its title the layout and method it describes, and its contents.
-pub fn static_api_page(c: &Chrome, api_version: u32) -> MarkdownPage<'_> {
+pub(crate) fn static_api_page(c: &Chrome, api_version: u32) -> MarkdownPage<'_> {
     let html = with_contents(
         &markdown(STATIC_API_MD),
         &format!(
@@ -114,7 +114,7 @@ fn with_contents(html: &str, lead: &str) -> String {
 
 /// The date of `version`'s row in the version history table of content/method.md
 /// (`| 1.2.0 | 2026-12-01 | … |`).
-pub fn published_date<'a>(md: &'a str, version: &str) -> Option<&'a str> {
+pub(crate) fn published_date<'a>(md: &'a str, version: &str) -> Option<&'a str> {
     md.lines().find_map(|line| {
         let mut cells = line.strip_prefix('|')?.split('|').map(str::trim);
         (cells.next()? == version).then_some(())?;
@@ -140,26 +140,26 @@ fn sections(html: &str) -> Vec<(String, String)> {
 
 #[derive(Template)]
 #[template(path = "corrections.html")]
-pub struct CorrectionsPage<'a> {
-    pub c: &'a Chrome,
-    pub intro: String,
-    pub entries: Vec<Correction>,
+pub(crate) struct CorrectionsPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) intro: String,
+    pub(crate) entries: Vec<Correction>,
 }
 
-pub fn corrections_page<'a>(c: &'a Chrome, method: &Method) -> CorrectionsPage<'a> {
+pub(crate) fn corrections_page<'a>(c: &'a Chrome, method: &Method) -> CorrectionsPage<'a> {
     CorrectionsPage { c, intro: markdown(CORRECTIONS_MD), entries: method.corrections.newest_first() }
 }
 
 #[derive(Template)]
 #[template(path = "explore_method.html")]
-pub struct ExploreMethodPage<'a> {
-    pub c: &'a Chrome,
-    pub version: &'static str,
-    pub html: String,
-    pub provenance: Vec<(String, String)>,
+pub(crate) struct ExploreMethodPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) version: &'static str,
+    pub(crate) html: String,
+    pub(crate) provenance: Vec<(String, String)>,
 }
 
-pub fn explore_method_page(c: &Chrome) -> ExploreMethodPage<'_> {
+pub(crate) fn explore_method_page(c: &Chrome) -> ExploreMethodPage<'_> {
     let provenance = match serde_json::from_str::<serde_json::Value>(PROVENANCE) {
         Ok(serde_json::Value::Object(map)) => {
             map.into_iter().map(|(k, v)| (k, v.as_str().map_or_else(|| v.to_string(), str::to_owned))).collect()

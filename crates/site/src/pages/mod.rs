@@ -5,17 +5,17 @@
 //! Templates escape every value; the only unescaped HTML is what pulldown-cmark makes
 //! of the project's own Markdown (content/method.md, content/corrections.md).
 
-pub mod call;
-pub mod evaluation;
-pub mod explore;
-pub mod folder;
-pub mod home;
-pub mod list;
-pub mod markdown;
-pub mod report;
-pub mod resource;
+pub(crate) mod call;
+pub(crate) mod evaluation;
+pub(crate) mod explore;
+pub(crate) mod folder;
+pub(crate) mod home;
+pub(crate) mod list;
+pub(crate) mod markdown;
+pub(crate) mod report;
+pub(crate) mod resource;
 pub mod root;
-pub mod search;
+pub(crate) mod search;
 
 use askama::Template;
 use rayon::prelude::*;
@@ -26,13 +26,13 @@ use method::index::Entry;
 use method::names;
 use method::view::clip;
 
-pub use crate::chrome::Chrome;
+pub(crate) use crate::chrome::Chrome;
 use crate::context::SnapshotContext;
 use crate::facets::BrowseList;
 use evaluation::Measured;
 
 /// Rows per browse page.
-pub const PAGE_SIZE: usize = 50;
+pub(crate) const PAGE_SIZE: usize = 50;
 
 /// Pages rendered and written at a time: enough to keep both cores busy.
 const PAGE_BATCH: usize = 1024;
@@ -53,40 +53,40 @@ const ASSETS: &[(&str, &str)] = &[
 /// One line of a resource table, as people scan it: a title, the description's first
 /// line, chips that lead to the segments, then the figures (static/composer.js draws the
 /// search's rows the same way: `resultRow`).
-pub struct TableRow {
-    pub rank: usize,
-    pub page: String,
+pub(crate) struct TableRow {
+    pub(crate) rank: usize,
+    pub(crate) page: String,
     /// The service's name, or the URL's host and last path part ([`short_title`]).
-    pub title: String,
-    pub resource: String,
+    pub(crate) title: String,
+    pub(crate) resource: String,
     /// The first line of the published description, clipped.
-    pub description: Option<String>,
-    pub withheld: bool,
-    pub segments: Vec<Chip>,
-    pub operator_listing: bool,
+    pub(crate) description: Option<String>,
+    pub(crate) withheld: bool,
+    pub(crate) segments: Vec<Chip>,
+    pub(crate) operator_listing: bool,
     /// False when the catalogue gave no payers, calls or last call: the row then says
     /// "no usage counted" once instead of four empty figures.
-    pub usage: bool,
-    pub payers: String,
-    pub calls: String,
+    pub(crate) usage: bool,
+    pub(crate) payers: String,
+    pub(crate) calls: String,
     /// The ratio, and beside it the two counts it comes from (`(670 calls / 668 payers)`).
-    pub calls_per_payer: String,
-    pub ratio_counts: String,
-    pub days: String,
-    pub price: String,
-    pub networks: Vec<NetworkName>,
+    pub(crate) calls_per_payer: String,
+    pub(crate) ratio_counts: String,
+    pub(crate) days: String,
+    pub(crate) price: String,
+    pub(crate) networks: Vec<NetworkName>,
 }
 
 /// A segment label that leads to the segment's listing.
-pub struct Chip {
-    pub label: String,
-    pub href: String,
+pub(crate) struct Chip {
+    pub(crate) label: String,
+    pub(crate) href: String,
 }
 
 /// A network as a row shows it: its name, badged when it is a test network.
-pub struct NetworkName {
-    pub name: String,
-    pub testnet: bool,
+pub(crate) struct NetworkName {
+    pub(crate) name: String,
+    pub(crate) testnet: bool,
 }
 
 /// A count as a table cell: `—` when the catalogue gave none.
@@ -112,7 +112,7 @@ fn usd(p: Option<Decimal>) -> String {
 
 /// A row's title when the listing names no service: the URL's host, and its last path
 /// part after ` › ` (`api.example.com › weather`); the URL itself when it has no host.
-pub fn short_title(url: &str) -> String {
+pub(crate) fn short_title(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
     let rest = &rest[..rest.find(['?', '#']).unwrap_or(rest.len())];
     let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
@@ -124,7 +124,7 @@ pub fn short_title(url: &str) -> String {
 }
 
 /// What a listing is called on pages: its service name, else [`short_title`].
-pub fn title(e: &Entry) -> String {
+pub(crate) fn title(e: &Entry) -> String {
     match e.resource.service_name.as_deref() {
         Some(name) if !name.is_empty() => name.to_owned(),
         _ => short_title(&e.resource.url),
@@ -136,7 +136,7 @@ fn first_line(description: &str) -> Option<String> {
     description.split(['\n', '\r']).find(|l| l.chars().any(|c| c != ' ' && c != '\t')).map(|l| clip(l, 200))
 }
 
-pub fn table_row(rank: usize, e: &Entry, cx: &SnapshotContext) -> TableRow {
+pub(crate) fn table_row(rank: usize, e: &Entry, cx: &SnapshotContext) -> TableRow {
     let (calls_per_payer, ratio_counts) = ratio_and_counts(e);
     let f = &e.figures;
     let labels = &cx.method.segments.segments;
@@ -187,7 +187,7 @@ fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
 }
 
 /// A page of a snapshot's folder, kept as data so that pages render in parallel.
-pub enum Page<'a> {
+pub(crate) enum Page<'a> {
     Home,
     Search,
     Explore,
@@ -224,7 +224,7 @@ impl Page<'_> {
     }
 
     /// The page's file, relative to the snapshot's folder.
-    pub fn file(&self, cx: &SnapshotContext) -> String {
+    pub(crate) fn file(&self, cx: &SnapshotContext) -> String {
         names::page_file(&self.dir(cx))
     }
 
@@ -248,7 +248,7 @@ impl Page<'_> {
 
 /// Every page of the snapshot's folder, in the order they are written and listed in its
 /// sitemaps; the evaluation page last, when `measured` holds the golden set's figures.
-pub fn snapshot_pages<'a>(cx: &'a SnapshotContext, measured: Option<&'a Measured>) -> Vec<Page<'a>> {
+pub(crate) fn snapshot_pages<'a>(cx: &'a SnapshotContext, measured: Option<&'a Measured>) -> Vec<Page<'a>> {
     let mut pages = vec![Page::Home, Page::Search, Page::Explore, Page::Method, Page::Corrections, Page::Report];
     for listing in &cx.listings {
         pages.extend((1..=list::page_count(listing)).map(|page| Page::List { listing, page }));
@@ -263,7 +263,7 @@ pub fn snapshot_pages<'a>(cx: &'a SnapshotContext, measured: Option<&'a Measured
 }
 
 /// Renders `pages` and hands them to the sink, [`PAGE_BATCH`] at a time.
-pub fn write_pages(cx: &SnapshotContext, pages: &[Page]) -> Result<(), Error> {
+pub(crate) fn write_pages(cx: &SnapshotContext, pages: &[Page]) -> Result<(), Error> {
     pages.chunks(PAGE_BATCH).try_for_each(|chunk| {
         let rendered = chunk.par_iter().map(|page| Ok((page.file(cx), page.render(cx)?)));
         (cx.sink)(rendered.collect::<Result<_, Error>>()?)
@@ -271,7 +271,7 @@ pub fn write_pages(cx: &SnapshotContext, pages: &[Page]) -> Result<(), Error> {
 }
 
 /// The stylesheet, scripts and icon the pages link to, under `static/`.
-pub fn write_assets(cx: &SnapshotContext) -> Result<(), Error> {
+pub(crate) fn write_assets(cx: &SnapshotContext) -> Result<(), Error> {
     (cx.sink)(
         ASSETS.iter().map(|(name, text)| (format!("{}{name}", names::STATIC_DIR), text.as_bytes().to_vec())).collect(),
     )

@@ -8,53 +8,53 @@ use catalogue::model::Drop;
 use method::index::{Index, Rejected};
 use method::names;
 
-pub struct ClaimView {
-    pub date: String,
-    pub position: usize,
-    pub pay_to: String,
-    pub last_updated: Option<String>,
+pub(crate) struct ClaimView {
+    pub(crate) date: String,
+    pub(crate) position: usize,
+    pub(crate) pay_to: String,
+    pub(crate) last_updated: Option<String>,
 }
 
-pub struct ConflictView {
-    pub resource: String,
-    pub claims: Vec<ClaimView>,
+pub(crate) struct ConflictView {
+    pub(crate) resource: String,
+    pub(crate) claims: Vec<ClaimView>,
 }
 
-pub struct CollapsedView {
-    pub resource: String,
-    pub kept: usize,
-    pub dropped: String,
+pub(crate) struct CollapsedView {
+    pub(crate) resource: String,
+    pub(crate) kept: usize,
+    pub(crate) dropped: String,
 }
 
-pub struct DropsView {
-    pub resource: String,
-    pub page: String,
-    pub fields: Vec<Drop>,
+pub(crate) struct DropsView {
+    pub(crate) resource: String,
+    pub(crate) page: String,
+    pub(crate) fields: Vec<Drop>,
 }
 
 #[derive(Template)]
 #[template(path = "report.html")]
-pub struct ReportPage<'a> {
-    pub c: &'a Chrome,
-    pub items: usize,
-    pub entries: usize,
-    pub withheld: usize,
-    pub conflicts: Vec<ConflictView>,
-    pub collapsed: Vec<CollapsedView>,
-    pub rejected: Vec<Rejected>,
-    pub overruled: Vec<OverruledView>,
-    pub drops: Vec<DropsView>,
+pub(crate) struct ReportPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) items: usize,
+    pub(crate) entries: usize,
+    pub(crate) withheld: usize,
+    pub(crate) conflicts: Vec<ConflictView>,
+    pub(crate) collapsed: Vec<CollapsedView>,
+    pub(crate) rejected: Vec<Rejected>,
+    pub(crate) overruled: Vec<OverruledView>,
+    pub(crate) drops: Vec<DropsView>,
 }
 
-pub struct OverruledView {
-    pub resource: String,
-    pub position: usize,
-    pub pay_to: String,
-    pub owner: String,
-    pub correction_date: String,
+pub(crate) struct OverruledView {
+    pub(crate) resource: String,
+    pub(crate) position: usize,
+    pub(crate) pay_to: String,
+    pub(crate) owner: String,
+    pub(crate) correction_date: String,
 }
 
-pub fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
+pub(crate) fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
     let r = &index.report;
     ReportPage {
         c,

@@ -15,53 +15,53 @@ use method::index::{Entry, Index};
 use method::names;
 use method::Method;
 
-pub struct FigureRow {
+pub(crate) struct FigureRow {
     /// What people call it; the field name (`name`) stays beside its definition.
-    pub label: &'static str,
-    pub name: &'static str,
-    pub value: String,
-    pub inputs: String,
-    pub definition: &'static str,
-    pub not_shown: &'static str,
+    pub(crate) label: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) value: String,
+    pub(crate) inputs: String,
+    pub(crate) definition: &'static str,
+    pub(crate) not_shown: &'static str,
 }
 
-pub struct WithheldView {
-    pub count: usize,
-    pub ids: String,
-    pub version: String,
+pub(crate) struct WithheldView {
+    pub(crate) count: usize,
+    pub(crate) ids: String,
+    pub(crate) version: String,
 }
 
-pub struct ResourceView {
-    pub resource: String,
+pub(crate) struct ResourceView {
+    pub(crate) resource: String,
     /// A link target only for http(s) URLs; anything else is shown as text.
-    pub href: Option<String>,
-    pub description: Option<String>,
-    pub withheld: Option<WithheldView>,
-    pub figures: Vec<FigureRow>,
-    pub segments: Vec<Facet>,
-    pub segment_version: String,
-    pub operator_listing: bool,
-    pub drops: Vec<Drop>,
-    pub record: String,
-    pub record_id: usize,
-    pub record_block: usize,
+    pub(crate) href: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) withheld: Option<WithheldView>,
+    pub(crate) figures: Vec<FigureRow>,
+    pub(crate) segments: Vec<Facet>,
+    pub(crate) segment_version: String,
+    pub(crate) operator_listing: bool,
+    pub(crate) drops: Vec<Drop>,
+    pub(crate) record: String,
+    pub(crate) record_id: usize,
+    pub(crate) record_block: usize,
 }
 
 #[derive(Template)]
 #[template(path = "resource.html")]
-pub struct ResourcePage<'a> {
-    pub c: &'a Chrome,
+pub(crate) struct ResourcePage<'a> {
+    pub(crate) c: &'a Chrome,
     /// The heading: the service name, or the URL's host and last path part.
-    pub title: String,
-    pub r: ResourceView,
+    pub(crate) title: String,
+    pub(crate) r: ResourceView,
     /// How to call it, from the listing alone: at the top of the page.
-    pub call: CallView,
+    pub(crate) call: CallView,
     /// Payers and calls in this and earlier snapshots; `None` with a single snapshot.
-    pub history: Option<HistoryView>,
+    pub(crate) history: Option<HistoryView>,
 }
 
 /// The page of entry `id`.
-pub fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourcePage<'a> {
+pub(crate) fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourcePage<'a> {
     let e = &cx.index.entries[id];
     ResourcePage {
         c: &cx.chrome,
@@ -72,7 +72,7 @@ pub fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourcePage<'a>
     }
 }
 
-pub fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> ResourceView {
+pub(crate) fn resource_view(id: usize, e: &Entry, index: &Index, method: &Method) -> ResourceView {
     ResourceView {
         resource: e.resource.url.clone(),
         href: link_target(&e.resource.url),

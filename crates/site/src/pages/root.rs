@@ -30,28 +30,28 @@ const SCHEMAS: &[(&str, &str)] = &[
 
 const GOLDEN_RULES: &str = include_str!("../../../../content/explore/golden/RULES.md");
 
-pub struct DateLink {
-    pub date: String,
-    pub entries: usize,
-    pub complete: bool,
+pub(crate) struct DateLink {
+    pub(crate) date: String,
+    pub(crate) entries: usize,
+    pub(crate) complete: bool,
     /// The manifest's `snapshot.notices`: partial, no usage counters.
-    pub notices: Vec<String>,
+    pub(crate) notices: Vec<String>,
 }
 
 #[derive(Template)]
 #[template(path = "root.html")]
-pub struct RootPage<'a> {
-    pub c: &'a Chrome,
+pub(crate) struct RootPage<'a> {
+    pub(crate) c: &'a Chrome,
     /// Newest first.
-    pub dates: &'a [DateLink],
+    pub(crate) dates: &'a [DateLink],
     /// The date `latest/` and the CLI lead to: the newest complete snapshot.
-    pub default: String,
+    pub(crate) default: String,
     /// The evaluation page, when the golden set's snapshot is published.
-    pub evaluation: Option<String>,
-    pub explore_page: String,
-    pub explore_version: &'static str,
+    pub(crate) evaluation: Option<String>,
+    pub(crate) explore_page: String,
+    pub(crate) explore_version: &'static str,
     /// The newest snapshot's walk: when the next walk is due.
-    pub newest_walk: Option<Walk>,
+    pub(crate) newest_walk: Option<Walk>,
 }
 
 /// Root files: the list of dates, the versioned method pages, JSON Schemas, the
@@ -78,7 +78,7 @@ pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
 /// The snapshot a visitor is led to first: the newest complete one, or the newest when
 /// none is complete (the same choice as the CLI's, `snapshot::default_choice`).
 /// `dates` newest first.
-pub fn default_date(dates: &[DateLink]) -> Option<&str> {
+pub(crate) fn default_date(dates: &[DateLink]) -> Option<&str> {
     dates.iter().find(|d| d.complete).or(dates.first()).map(|d| d.date.as_str())
 }
 

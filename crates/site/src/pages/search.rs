@@ -8,14 +8,14 @@ use method::names;
 
 #[derive(Template)]
 #[template(path = "search.html")]
-pub struct SearchPage<'a> {
-    pub c: &'a Chrome,
-    pub api: String,
-    pub search_action: String,
-    pub networks: &'a [String],
+pub(crate) struct SearchPage<'a> {
+    pub(crate) c: &'a Chrome,
+    pub(crate) api: String,
+    pub(crate) search_action: String,
+    pub(crate) networks: &'a [String],
 }
 
-pub fn search_page<'a>(cx: &'a SnapshotContext) -> SearchPage<'a> {
+pub(crate) fn search_page<'a>(cx: &'a SnapshotContext) -> SearchPage<'a> {
     SearchPage {
         c: &cx.chrome,
         api: cx.href(names::API_DIR),
