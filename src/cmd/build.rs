@@ -63,7 +63,11 @@ pub fn run(args: Args) -> Result<(), Error> {
             "--locked and --republish check a lock: name one with --lock, or build the default --snapshots-dir".into(),
         ));
     }
-    let paths = if paths.is_empty() { snapshot::list(&snapshots_dir)? } else { paths };
+    let paths = if paths.is_empty() {
+        snapshot::list(&snapshots_dir)?.into_iter().map(snapshot::Stored::into_path).collect()
+    } else {
+        paths
+    };
     if paths.is_empty() {
         return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
     }

@@ -68,24 +68,25 @@ impl SnapshotChoice {
 }
 
 pub fn load_index(path: Option<PathBuf>, snapshots_dir: &Path) -> Result<(Index, Method<'static>), Error> {
-    let path = match path {
+    let (stored, history) = match path {
         Some(p) if !p.exists() => return Err(Error::SourceUnavailable {
             what: format!("snapshot {} does not exist", p.display()),
             fix:
                 "pass an existing snapshot file, or omit --snapshot to use the newest complete one in content/snapshots"
                     .into(),
         }),
-        Some(p) => p,
+        Some(p) => snapshot::with_histories(&[p])?.remove(0),
         None => snapshot::default_choice(snapshots_dir)?,
     };
     let method = Method::embedded();
-    Ok((Index::read(&path, &method)?, method))
+    Ok((Index::read_stored(&stored, &history, &method)?, method))
 }
 
 /// The index of every snapshot stored in `snapshots_dir`, oldest first.
 pub fn stored_indexes(snapshots_dir: &Path) -> Result<Vec<Index>, Error> {
     let method = Method::embedded();
-    method::index::indexes_with_history(&snapshot::list(snapshots_dir)?, &method)
+    let paths: Vec<PathBuf> = snapshot::list(snapshots_dir)?.into_iter().map(snapshot::Stored::into_path).collect();
+    method::index::indexes_with_history(&paths, &method)
 }
 
 /// Today's date, UTC, YYYY-MM-DD.

@@ -277,3 +277,71 @@ fn a_history_shows_at_most_twelve_snapshots() {
     assert_eq!(firsts[11], "2026-04-14 (this snapshot)");
     assert_eq!(rows[0][1], "2", "the third snapshot's own count");
 }
+
+/// The one date of a stored snapshot is its file name's, compressed or not: a snapshot
+/// kept as `DATE.json.gz` has the same history as the plain file of that date (before
+/// the history read a date off `DATE.json` with `.gz` cut, found none, and built the
+/// compressed snapshot's folder with no "new since" and no charts).
+#[test]
+fn a_compressed_snapshot_has_the_same_history_as_the_plain_one() {
+    let (dir, paths) = three_weeks("gz-history");
+    let packed = dir.join("packed");
+    fs::create_dir_all(&packed).unwrap();
+    for path in &paths {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let gz = packed.join(format!("{name}.gz"));
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("gzip -9 -n -c '{}' > '{}'", path.display(), gz.display()))
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let newest_gz = packed.join("2026-03-15.json.gz");
+    let (plain, compressed) = (dir.join("plain"), dir.join("compressed"));
+    publish::build(&paths[2..], &plain, &Method::embedded()).unwrap();
+    publish::build(std::slice::from_ref(&newest_gz), &compressed, &Method::embedded()).unwrap();
+    let home = read(compressed.join("2026-03-15/index.html"));
+    assert!(home.contains("new since the snapshot of 2026-03-08"), "the history was found");
+    let files = |root: &Path| common::all_files(&root.join("2026-03-15"));
+    let (p, c) = (files(&plain), files(&compressed));
+    assert_eq!(p.len(), c.len());
+    for (a, b) in p.iter().zip(&c) {
+        assert!(fs::read(a).unwrap() == fs::read(b).unwrap(), "{} differs", a.display());
+    }
+}
+
+/// A stored snapshot is named by its date, and its header must say the same date: a
+/// file named for one date that holds another is refused by every command that reads
+/// it, naming both dates, and nothing is built.
+#[test]
+fn a_snapshot_named_for_another_date_than_its_header_is_refused() {
+    let (dir, paths) = three_weeks("misnamed");
+    let misnamed = dir.join("snapshots/2026-03-10.json");
+    fs::copy(&paths[2], &misnamed).unwrap();
+    let out = dir.join("out");
+    let err = publish::build(std::slice::from_ref(&misnamed), &out, &Method::embedded()).unwrap_err().to_string();
+    assert!(err.contains("named for 2026-03-10 but its header says 2026-03-15"), "{err}");
+    assert!(!out.join("2026-03-10").exists() && !out.join("2026-03-15").exists());
+    // The same refusal from the command line, for a build and a query.
+    for args in [
+        vec![
+            "build".to_owned(),
+            "--no-lock".into(),
+            "--snapshot".into(),
+            misnamed.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ],
+        vec!["query".to_owned(), "--snapshot".into(), misnamed.display().to_string(), "quote".into()],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_x402dir")).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("named for 2026-03-10 but its header says 2026-03-15"), "{args:?}: {stderr}");
+    }
+    // Stored among the others, it is in the history of every snapshot dated after it,
+    // and named when they are read.
+    let err = Index::read(&paths[2], &Method::embedded()).unwrap_err().to_string();
+    assert!(err.contains("named for 2026-03-10 but its header says 2026-03-15"), "{err}");
+}

@@ -180,6 +180,68 @@ pub fn path_in(dir: &Path, date: &str) -> PathBuf {
     }
 }
 
+/// A snapshot stored in a file, and its date: the one date every layer uses.
+///
+/// A stored snapshot is named by its date (`DATE.json`, or `DATE.json.gz` kept
+/// compressed), and every read of the file checks that its header says the same date. A
+/// file named otherwise (a dump passed by its path) is dated by its header, and has no
+/// history (content/method.md#duplicates).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    path: PathBuf,
+    date: String,
+}
+
+impl Stored {
+    /// The snapshot stored at `path`: dated by its name, else by its header.
+    pub fn at(path: &Path) -> Result<Stored, Error> {
+        let date = match date_of(path) {
+            Some(date) => date.to_owned(),
+            None => read_header(path)?.date,
+        };
+        Ok(Stored { path: path.to_owned(), date })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// YYYY-MM-DD.
+    pub fn date(&self) -> &str {
+        &self.date
+    }
+
+    pub fn into_path(self) -> PathBuf {
+        self.path
+    }
+}
+
+/// `paths` as stored snapshots, each with its history: the snapshots stored in its
+/// folder dated before it, oldest first. A file not named by its date has none. Each
+/// folder is listed once, however many of `paths` it holds.
+pub fn with_histories(paths: &[PathBuf]) -> Result<Vec<(Stored, Vec<Stored>)>, Error> {
+    let mut folders: Vec<(PathBuf, Vec<Stored>)> = Vec::new();
+    let mut out = Vec::with_capacity(paths.len());
+    for path in paths {
+        let stored = Stored::at(path)?;
+        if date_of(path).is_none() {
+            out.push((stored, Vec::new()));
+            continue;
+        }
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let at = match folders.iter().position(|(d, _)| *d == dir) {
+            Some(at) => at,
+            None => {
+                folders.push((dir.clone(), list(&dir)?));
+                folders.len() - 1
+            }
+        };
+        let history = folders[at].1.iter().filter(|s| s.date < stored.date).cloned().collect();
+        out.push((stored, history));
+    }
+    Ok(out)
+}
+
 /// The bytes of a stored snapshot as they were written, decompressed when the file is a
 /// `.gz`, as a stream.
 fn open(path: &Path) -> Result<Box<dyn std::io::Read + Send>, Error> {
@@ -217,6 +279,16 @@ fn check_header(path: &Path, h: &Header, items: usize) -> Result<(), Error> {
         });
     }
     parse_date(&h.date).map_err(|e| Error::input(path, e))?;
+    if let Some(named) = date_of(path).filter(|named| *named != h.date) {
+        return Err(Error::input(
+            path,
+            format!(
+                "the file is named for {named} but its header says {}: a stored snapshot is named by its date; \
+                 rename the file or import the dump again with --date",
+                h.date
+            ),
+        ));
+    }
     if h.item_count != items {
         return Err(Error::input(
             path,
@@ -459,9 +531,9 @@ fn exists(target: &Path) -> Error {
     ))
 }
 
-/// The snapshot files in `dir` (named YYYY-MM-DD.json, or YYYY-MM-DD.json.gz when kept
+/// The snapshots stored in `dir` (named YYYY-MM-DD.json, or YYYY-MM-DD.json.gz when kept
 /// compressed), oldest first. One date stored both ways is an error.
-pub fn list(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+pub fn list(dir: &Path) -> Result<Vec<Stored>, Error> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -472,42 +544,52 @@ pub fn list(dir: &Path) -> Result<Vec<PathBuf>, Error> {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
         let path = entry.path();
         if let Some(date) = date_of(&path) {
-            found.push((date.to_owned(), path));
+            found.push(Stored { date: date.to_owned(), path });
         }
     }
-    found.sort();
-    if let Some(pair) = found.windows(2).find(|w| w[0].0 == w[1].0) {
+    found.sort_by(|a, b| (&a.date, &a.path).cmp(&(&b.date, &b.path)));
+    if let Some(pair) = found.windows(2).find(|w| w[0].date == w[1].date) {
         return Err(Error::Refused(format!(
             "{} and {} are the same date stored twice; keep one",
-            pair[0].1.display(),
-            pair[1].1.display()
+            pair[0].path.display(),
+            pair[1].path.display()
         )));
     }
-    Ok(found.into_iter().map(|(_, path)| path).collect())
+    Ok(found)
 }
 
 /// The newest snapshot in `dir`, or SOURCE_UNAVAILABLE saying how to get one.
-pub fn latest(dir: &Path) -> Result<PathBuf, Error> {
-    list(dir)?.pop().ok_or_else(|| Error::SourceUnavailable {
+pub fn latest(dir: &Path) -> Result<Stored, Error> {
+    list(dir)?.pop().ok_or_else(|| none_stored(dir))
+}
+
+fn none_stored(dir: &Path) -> Error {
+    Error::SourceUnavailable {
         what: format!("no snapshot found in {}", dir.display()),
         fix: "run `x402dir fetch` to walk the catalogue, `x402dir import FILE --date YYYY-MM-DD` to import a dump, \
               or pass --snapshot PATH"
             .into(),
-    })
+    }
 }
 
-/// The snapshot answers come from when none is named: the newest complete one (the
-/// walk covered the catalogue's reported total), or the newest when none is complete.
-/// A partial snapshot is never the default while a complete one is stored, and every
-/// answer from one says it is partial (content/method.md#limits).
-pub fn default_choice(dir: &Path) -> Result<PathBuf, Error> {
-    let stored = list(dir)?;
-    for path in stored.iter().rev() {
-        if read_header(path)?.complete {
-            return Ok(path.clone());
+/// The snapshot answers come from when none is named, with its history: the newest
+/// complete one (the walk covered the catalogue's reported total), or the newest when
+/// none is complete. A partial snapshot is never the default while a complete one is
+/// stored, and every answer from one says it is partial (content/method.md#limits).
+pub fn default_choice(dir: &Path) -> Result<(Stored, Vec<Stored>), Error> {
+    let mut stored = list(dir)?;
+    let mut chosen = None;
+    for (k, snapshot) in stored.iter().enumerate().rev() {
+        if read_header(&snapshot.path)?.complete {
+            chosen = Some(k);
+            break;
         }
     }
-    latest(dir)
+    let newest = stored.len().checked_sub(1).ok_or_else(|| none_stored(dir))?;
+    let k = chosen.unwrap_or(newest);
+    stored.truncate(k + 1);
+    let snapshot = stored.pop().expect("k is within the list");
+    Ok((snapshot, stored))
 }
 
 #[cfg(test)]
@@ -707,7 +789,7 @@ mod tests {
         sample("2026-08-20").write_into(&dir, false).unwrap();
         fs::write(dir.join("notes.json"), "{}").unwrap();
         fs::write(dir.join("2099-13-01.json"), "{}").unwrap();
-        assert_eq!(latest(&dir).unwrap(), dir.join("2026-08-20.json"));
+        assert_eq!(latest(&dir).unwrap().into_path(), dir.join("2026-08-20.json"));
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -723,11 +805,11 @@ mod tests {
         partial("2025-12-01").write_into(&dir, false).unwrap();
         // No complete snapshot: the newest, which answers say is partial.
         partial("2025-12-18").write_into(&dir, false).unwrap();
-        assert_eq!(default_choice(&dir).unwrap(), dir.join("2025-12-18.json"));
+        assert_eq!(default_choice(&dir).unwrap().0.into_path(), dir.join("2025-12-18.json"));
         sample("2025-12-31").write_into(&dir, false).unwrap();
         partial("2026-08-20").write_into(&dir, false).unwrap();
-        assert_eq!(latest(&dir).unwrap(), dir.join("2026-08-20.json"));
-        assert_eq!(default_choice(&dir).unwrap(), dir.join("2025-12-31.json"));
+        assert_eq!(latest(&dir).unwrap().into_path(), dir.join("2026-08-20.json"));
+        assert_eq!(default_choice(&dir).unwrap().0.into_path(), dir.join("2025-12-31.json"));
         // The header alone is read, and checked as the full read checks it.
         let h = read_header(&dir.join("2026-08-20.json")).unwrap();
         assert_eq!((h.date.as_str(), h.complete, h.item_count), ("2026-08-20", false, 2));

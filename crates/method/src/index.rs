@@ -17,7 +17,7 @@ use super::Method;
 use catalogue::error::Error;
 use catalogue::model::Rejection;
 use catalogue::model::{Accept, Resource};
-use catalogue::snapshot::{parse_date, read_in_batches, Header, Item, Snapshot};
+use catalogue::snapshot::{self, parse_date, read_in_batches, Header, Item, Snapshot, Stored};
 use catalogue::timings::phase;
 
 /// One resource as the method sees it.
@@ -180,29 +180,42 @@ impl Index {
     }
 
     /// The index of the stored snapshot at `path`, judged with the snapshots stored
-    /// before it (content/method.md#duplicates).
+    /// before it in its folder (content/method.md#duplicates).
     pub fn read(path: &Path, method: &Method) -> Result<Index, Error> {
-        let (header, read) = Index::read_entries(path, method)?;
+        let (stored, history) = snapshot::with_histories(&[path.to_path_buf()])?.remove(0);
+        Index::read_stored(&stored, &history, method)
+    }
+
+    /// The index of `stored`, judged with its `history`: the snapshots stored before it,
+    /// oldest first.
+    pub fn read_stored(stored: &Stored, history: &[Stored], method: &Method) -> Result<Index, Error> {
+        let (header, read) = Index::read_entries(stored.path(), method)?;
         let ledger =
-            phase("index: ownership ledger", || ownership::ledger_for(path, &header.date, method.corrections))?;
+            phase("index: ownership ledger", || ownership::ledger_for(history, stored.date(), method.corrections))?;
         Ok(phase("index: entries", || Index::from_entries(header, read, &ledger)))
     }
 
-    /// [`Index::read`] for a run over several snapshots, oldest first: `ledger` holds the
-    /// claims of those before (read once per run), and, when `more` snapshots follow, is
-    /// given this one's.
-    pub fn read_running(path: &Path, method: &Method, ledger: &mut RunningLedger, more: bool) -> Result<Index, Error> {
-        let (header, read) = Index::read_entries(path, method)?;
+    /// [`Index::read_stored`] for a run over several snapshots, oldest first: `ledger`
+    /// holds the claims of those before (read once per run), and, when `more` snapshots
+    /// follow, is given this one's.
+    pub fn read_running(
+        stored: &Stored,
+        history: &[Stored],
+        method: &Method,
+        ledger: &mut RunningLedger,
+        more: bool,
+    ) -> Result<Index, Error> {
+        let (header, read) = Index::read_entries(stored.path(), method)?;
         let claims = more.then(|| {
             let claim = |e: &Entry| (e.resource.url.clone(), e.resource.pay_to_set(), e.resource.last_updated.clone());
-            SnapshotClaims::new(&header.date, read.iter().map(|r| r.as_ref().ok().map(claim)))
+            SnapshotClaims::new(stored.date(), read.iter().map(|r| r.as_ref().ok().map(claim)))
         });
         let index = {
-            let ledger = phase("index: ownership ledger", || ledger.before(path, &header.date))?;
+            let ledger = phase("index: ownership ledger", || ledger.before(history, stored.date()))?;
             phase("index: entries", || Index::from_entries(header, read, ledger))
         };
         if let Some(claims) = claims {
-            ledger.push(path, claims);
+            ledger.push(stored.path(), claims);
         }
         Ok(index)
     }
@@ -407,17 +420,19 @@ impl Price {
     }
 }
 
-/// Indexes `snapshots`, each judged with the snapshots stored before it as history
-/// (ownership is decided across snapshots: content/method.md#duplicates).
+/// Indexes `snapshots`, each judged with the snapshots stored before it in its folder
+/// as history (ownership is decided across snapshots: content/method.md#duplicates), in
+/// the order given.
 pub fn indexes_with_history(snapshots: &[PathBuf], method: &Method) -> Result<Vec<Index>, Error> {
     let mut ledger = RunningLedger::new(method.corrections);
-    let mut snapshots: Vec<(usize, &PathBuf)> = snapshots.iter().enumerate().collect();
-    snapshots.sort_by(|a, b| a.1.file_name().cmp(&b.1.file_name()));
+    let mut run: Vec<(usize, (Stored, Vec<Stored>))> =
+        snapshot::with_histories(snapshots)?.into_iter().enumerate().collect();
+    // Oldest first, so the ledger is read once for the whole run.
+    run.sort_by(|a, b| a.1 .0.date().cmp(b.1 .0.date()));
     let mut indexes: Vec<(usize, Index)> = Vec::new();
-    for (k, &(at, path)) in snapshots.iter().enumerate() {
-        indexes.push((at, Index::read_running(path, method, &mut ledger, k + 1 < snapshots.len())?));
+    for (k, (at, (stored, history))) in run.iter().enumerate() {
+        indexes.push((*at, Index::read_running(stored, history, method, &mut ledger, k + 1 < run.len())?));
     }
-    // In the order given.
     indexes.sort_by_key(|(at, _)| *at);
     Ok(indexes.into_iter().map(|(_, index)| index).collect())
 }

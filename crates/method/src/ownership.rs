@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use super::corrections::{Correction, Corrections};
 use catalogue::error::Error;
 use catalogue::model::Resource;
-use catalogue::snapshot::{self, Item};
+use catalogue::snapshot::{self, Item, Stored};
 
 /// A payTo set's claim on a URL.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -130,37 +130,14 @@ pub(crate) fn is_owners(pay_to: &[String], owner: &[String]) -> bool {
     pay_to == owner || (!pay_to.is_empty() && pay_to.iter().all(|p| owner.contains(p)))
 }
 
-/// The stored snapshots that form the history of `path`: every snapshot in its folder
-/// dated on or before it (and the file itself). A file not named by its date has no
-/// history but itself.
-pub fn history_for(path: &Path) -> Result<Vec<PathBuf>, Error> {
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let Some(own) = snapshot::date_of(path) else {
-        return Ok(vec![path.to_path_buf()]);
-    };
-    let mut files: Vec<PathBuf> =
-        snapshot::list(&dir)?.into_iter().filter(|p| snapshot::date_of(p).is_some_and(|d| d <= own)).collect();
-    if !files.iter().any(|p| p == path) {
-        files.push(path.to_path_buf());
-    }
-    Ok(files)
-}
-
-/// The ledger of the stored snapshot at `path`, dated `as_of`, as it stood then: the
-/// claims of every snapshot stored before it (later ones ignored, so an older dated
-/// build never changes), streamed from their files keeping only what a claim needs.
+/// The ledger of a stored snapshot dated `as_of`, as it stood then: the claims of the
+/// snapshots of its `history` (those stored before it; later ones never count, so an older
+/// dated build never changes), streamed from their files keeping only what a claim needs.
 /// Its own claims are added URL by URL as it is indexed ([`Ledger::standing_with`]).
-pub(crate) fn ledger_for(path: &Path, as_of: &str, corrections: &Corrections) -> Result<Ledger, Error> {
-    let mut older = Vec::new();
-    for other in history_for(path)?.iter().filter(|p| p.as_path() != path) {
-        let claims = claims_in(other)?;
-        if claims.date.as_str() <= as_of {
-            older.push(claims);
-        }
-    }
-    older.sort_by(|a, b| a.date.cmp(&b.date));
+pub(crate) fn ledger_for(history: &[Stored], as_of: &str, corrections: &Corrections) -> Result<Ledger, Error> {
     let mut ledger = Ledger::new(as_of, corrections);
-    for claims in older {
+    for older in history {
+        let claims = claims_in(older.path())?;
         ledger.add_claims(&claims.date, claims.listings);
     }
     Ok(ledger)
@@ -200,28 +177,27 @@ impl RunningLedger {
         RunningLedger { ledger: Ledger::new("", corrections), added: Vec::new(), newest: String::new() }
     }
 
-    /// The ledger as it stood for the stored snapshot at `path`, dated `as_of`: the claims
-    /// of every snapshot stored before it. Files of its history not yet seen are read
-    /// now; a history that does not extend what is held (an older file than one already
-    /// added, another folder) is read whole again, as [`ledger_for`] does.
-    pub(crate) fn before(&mut self, path: &Path, as_of: &str) -> Result<&Ledger, Error> {
-        let history: Vec<PathBuf> = history_for(path)?.into_iter().filter(|p| p.as_path() != path).collect();
-        let extends = self.added.iter().all(|p| history.contains(p));
+    /// The ledger as it stood for a stored snapshot dated `as_of` whose `history` (the
+    /// snapshots stored before it, oldest first) is given. Files of the history not yet
+    /// seen are read now; a history that does not extend what is held (an older file
+    /// than one already added, another folder) is read whole again, as [`ledger_for`] does.
+    pub(crate) fn before(&mut self, history: &[Stored], as_of: &str) -> Result<&Ledger, Error> {
+        let extends = self.added.iter().all(|p| history.iter().any(|h| h.path() == p));
         // The files not seen yet are read only when they can extend what is held.
         let mut read = Vec::new();
         if extends {
-            for other in history.iter().filter(|p| !self.added.contains(p)) {
-                read.push((other.clone(), claims_in(other)?));
+            for older in history.iter().filter(|h| !self.added.iter().any(|p| h.path() == p)) {
+                read.push((older.path().to_path_buf(), claims_in(older.path())?));
             }
         }
         if !extends || read.iter().any(|(_, c)| c.date.as_str() < self.newest.as_str()) {
-            self.ledger = ledger_for(path, as_of, &self.ledger.corrections)?;
-            self.added = history;
+            self.ledger = ledger_for(history, as_of, &self.ledger.corrections)?;
+            self.added = history.iter().map(|h| h.path().to_path_buf()).collect();
             self.newest = as_of.to_owned();
         } else {
             read.sort_by(|a, b| a.1.date.cmp(&b.1.date));
             for (file, claims) in read {
-                self.add(file, claims, as_of);
+                self.push(&file, claims);
             }
         }
         self.ledger.as_of = as_of.to_owned();
@@ -230,17 +206,9 @@ impl RunningLedger {
 
     /// Adds the claims of the snapshot at `path` just indexed, for the snapshots after it.
     pub(crate) fn push(&mut self, path: &Path, claims: SnapshotClaims) {
-        let as_of = self.ledger.as_of.clone();
-        self.add(path.to_path_buf(), claims, &as_of);
-    }
-
-    fn add(&mut self, file: PathBuf, claims: SnapshotClaims, as_of: &str) {
-        // As `ledger_for`: a file dated after the snapshot it serves adds nothing.
-        if claims.date.as_str() <= as_of || as_of.is_empty() {
-            self.newest = self.newest.clone().max(claims.date.clone());
-            self.ledger.add_claims(&claims.date, claims.listings);
-        }
-        self.added.push(file);
+        self.newest = self.newest.clone().max(claims.date.clone());
+        self.ledger.add_claims(&claims.date, claims.listings);
+        self.added.push(path.to_path_buf());
     }
 }
 

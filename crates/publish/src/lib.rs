@@ -9,6 +9,7 @@ pub mod lock;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use catalogue::snapshot;
 use catalogue::timings::phase;
 use catalogue::Error;
 use method::index::Index;
@@ -82,33 +83,34 @@ pub fn build_then_clean(
     let output = Output::new(out);
     let mut built = Vec::new();
     // Oldest first, so each snapshot is remembered as history for the ones after it.
-    let mut snapshots = snapshots.to_vec();
-    snapshots.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    let mut run = snapshot::with_histories(snapshots)?;
+    run.sort_by(|a, b| a.0.date().cmp(b.0.date()));
     let mut timeline = Timeline::default();
     let mut ledger = RunningLedger::new(method.corrections);
     // One snapshot at a time: its listings are the bulk of the build's memory.
-    for (k, path) in snapshots.iter().enumerate() {
-        timeline = phase("history", || timeline.before(path, method))?;
-        let more = k + 1 < snapshots.len();
-        let index = phase("read and index snapshot", || Index::read_running(path, method, &mut ledger, more))?;
-        let date = index.header.date.clone();
+    for (k, (stored, history)) in run.iter().enumerate() {
+        timeline = phase("history", || timeline.before(history, method))?;
+        let more = k + 1 < run.len();
+        let index =
+            phase("read and index snapshot", || Index::read_running(stored, history, method, &mut ledger, more))?;
+        let date = stored.date();
         let mut verdict = None;
         let files = swap_in(
             &output,
             &mut cleanup,
-            &date,
+            date,
             options.max_files,
             |sink| site::write_snapshot(&index, method, &timeline, sink),
             |sums| {
                 if let Some(lock) = lock.as_mut() {
-                    verdict = Some(lock.check(&date, method, sums, &options.policy)?);
+                    verdict = Some(lock.check(date, method, sums, &options.policy)?);
                 }
                 Ok(())
             },
         )?;
-        built.push(BuiltSnapshot { date, entries: index.entries.len(), files, lock: verdict });
+        built.push(BuiltSnapshot { date: date.to_owned(), entries: index.entries.len(), files, lock: verdict });
         if more {
-            timeline.push(Past::of(path, &index));
+            timeline.push(Past::of(stored, &index));
         }
     }
     site::pages::root::write_root(&output, method)?;

@@ -11,10 +11,9 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use catalogue::error::Error;
-use catalogue::snapshot::parse_date;
+use catalogue::snapshot::Stored;
 use method::index::{Entry, Index};
 use method::names::resource_page;
-use method::ownership::history_for;
 use method::{Method, DISCOVERY_METHOD_VERSION};
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
@@ -51,10 +50,10 @@ pub struct Past {
 }
 
 impl Past {
-    pub fn of(path: &Path, index: &Index) -> Past {
+    pub fn of(stored: &Stored, index: &Index) -> Past {
         Past {
-            path: canonical(path),
-            date: index.header.date.clone(),
+            path: canonical(stored.path()),
+            date: stored.date().to_owned(),
             complete: index.header.complete,
             method_version: DISCOVERY_METHOD_VERSION.to_owned(),
             resources: index.entries.iter().map(|e| (e.resource.url.clone(), Counts::of(e))).collect(),
@@ -87,28 +86,19 @@ pub(crate) enum Comparison<'a> {
 }
 
 impl Timeline {
-    /// The history of the stored snapshot at `path` dated `date`: what the timeline
-    /// already holds, with any earlier stored snapshot it lacks read now.
-    /// The history of the stored snapshot at `path`, named by its date as the ledger
-    /// reads it ([`history_for`]): the stored snapshots dated before it, at most
-    /// [`HISTORY_SNAPSHOTS`] less one, taken from what the timeline holds or read now.
-    /// Read before the snapshot itself, so two indexes are never held at once.
-    pub fn before(mut self, path: &Path, method: &Method) -> Result<Timeline, Error> {
-        let own = stem(path).filter(|d| parse_date(d).is_ok()).map(str::to_owned);
-        let wanted: Vec<PathBuf> = match &own {
-            // A file not named by a date has no history, as for ownership.
-            None => Vec::new(),
-            Some(own) => history_for(path)?
-                .into_iter()
-                .filter(|p| stem(p).is_some_and(|d| d < own.as_str()))
-                .map(|p| canonical(&p))
-                .collect(),
-        };
-        let wanted = &wanted[wanted.len().saturating_sub(HISTORY_SNAPSHOTS - 1)..];
+    /// The timeline of a snapshot whose `history` (the snapshots stored before it,
+    /// oldest first) is given: the last [`HISTORY_SNAPSHOTS`] less one of them, taken from
+    /// what the timeline holds or read now. Read before the snapshot itself, so two
+    /// indexes are never held at once.
+    pub fn before(mut self, history: &[Stored], method: &Method) -> Result<Timeline, Error> {
+        let first = history.len().saturating_sub(HISTORY_SNAPSHOTS - 1);
+        let wanted: Vec<PathBuf> = history[first..].iter().map(|s| canonical(s.path())).collect();
         self.pasts.retain(|p| wanted.contains(&p.path));
-        for older in wanted {
-            if !self.pasts.iter().any(|p| &p.path == older) {
-                self.pasts.push(Past::of(older, &Index::read(older, method)?));
+        for (k, older) in history.iter().enumerate().skip(first) {
+            if !self.pasts.iter().any(|p| p.path == wanted[k - first]) {
+                // Judged with its own history: the snapshots stored before it.
+                let index = Index::read_stored(older, &history[..k], method)?;
+                self.pasts.push(Past::of(older, &index));
             }
         }
         self.pasts.sort_by(|a, b| a.date.cmp(&b.date));
@@ -150,10 +140,6 @@ impl NewSince {
     pub(crate) fn of(previous: &Past, new_ids: &[usize]) -> NewSince {
         NewSince { previous: previous.date.clone(), previous_complete: previous.complete, count: new_ids.len() }
     }
-}
-
-fn stem(path: &Path) -> Option<&str> {
-    path.file_stem().and_then(|s| s.to_str())
 }
 
 fn canonical(path: &Path) -> PathBuf {
