@@ -22,6 +22,7 @@ mod history;
 mod import;
 mod js_suites;
 mod layers;
+mod links;
 mod mcp;
 mod mcp_sdks;
 mod method_rules;

@@ -250,10 +250,7 @@ fn a_compressed_snapshot_builds_the_same_folder_and_answers_the_same() {
         fs::metadata(&gz).unwrap().len() * 5 < bytes.len() as u64,
         "gzip makes a snapshot at least 5 times smaller"
     );
-    assert_eq!(
-        snapshot::list(&packed).unwrap().iter().map(snapshot::Stored::path).collect::<Vec<_>>(),
-        [gz.as_path()]
-    );
+    assert_eq!(snapshot::list(&packed).unwrap().iter().map(snapshot::Stored::path).collect::<Vec<_>>(), [gz.as_path()]);
     assert_eq!(snapshot::date_of(&gz), Some("2025-12-31"));
     assert_eq!(snapshot::read_header(&gz).unwrap().item_count, snapshot::read_header(&source).unwrap().item_count);
 
