@@ -91,6 +91,26 @@ fn every_internal_link_of_a_built_site_leads_to_a_file() {
             }
         }
     }
+    // The absolute addresses the feeds, sitemaps, robots.txt and llms.txt give, on the
+    // site's own host.
+    let base = &Method::embedded().site.base_url;
+    let mut absolute_checked = 0;
+    let absolute = regex::Regex::new(r#"https?://[^\s"<>()\[\]`]+"#).unwrap();
+    for file in files.iter().filter(|f| f.ends_with(".xml") || f.ends_with(".txt")) {
+        let text = std::fs::read_to_string(Path::new(&out).join(file)).unwrap();
+        for found in absolute.find_iter(&text) {
+            let Some(address) = found.as_str().strip_prefix(base.as_str()) else { continue };
+            let address = address.replace("&amp;", "&");
+            // A template for the reader to fill in (llms.txt's `q/{word}.json`).
+            if address.contains('{') {
+                continue;
+            }
+            absolute_checked += 1;
+            if !served(&resolve("/", &address).unwrap(), latest, &files) {
+                broken.entry(format!("{address} (absolute)")).or_default().insert(file.clone());
+            }
+        }
+    }
     let report: Vec<String> = broken
         .iter()
         .take(20)
@@ -103,6 +123,9 @@ fn every_internal_link_of_a_built_site_leads_to_a_file() {
     }
     assert!(files.contains("index.html") && files.contains("404.html"));
     assert!(checked > 50_000, "{checked} links checked");
+    // Every page is in a sitemap, so there are more absolute addresses than pages.
+    let pages = files.iter().filter(|f| f.ends_with("index.html")).count();
+    assert!(absolute_checked > pages, "{absolute_checked} absolute addresses checked, {pages} pages");
 }
 
 #[test]

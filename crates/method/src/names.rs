@@ -29,27 +29,77 @@ pub const EVALUATION_DIR: &str = "explore/evaluation/";
 pub const BROWSE_DIR: &str = "browse/";
 /// The resources new since the previous snapshot (also its Atom feed, `feed.xml`).
 pub const NEW_DIR: &str = "new/";
+/// The facets: every network, price band and segment, each a folder of its own inside.
+pub const NETWORKS_DIR: &str = "network/";
+pub const PRICES_DIR: &str = "price/";
+pub const SEGMENTS_DIR: &str = "segment/";
 /// Resources with no readable USD price: the price facet past the bands.
 pub const NO_USD_PRICE_DIR: &str = "price/no-usd-price/";
+/// The resources new since the previous snapshot, as an Atom feed.
+pub const FEED_FILE: &str = "feed.xml";
+/// What happened to every listing that did not become a plain ranked entry, as JSON
+/// (the page is [`REPORT_DIR`]).
+pub const REPORT_FILE: &str = "api/report.json";
 /// The JSON APIs' folder (docs/static-api.md).
 pub const API_DIR: &str = "api/";
 /// At the site's root: every published snapshot, newest first, with where its pages and
 /// API are (what a search that found nothing reads to say where the words do match).
 pub const SNAPSHOTS_FILE: &str = "snapshots.json";
-/// The method API's manifest: a folder holding it is a finished build of its date.
+/// The method API's manifest ([`MANIFEST`]): a folder holding it is a finished build of its date.
 pub const MANIFEST_FILE: &str = "api/manifest.json";
 /// The assets every page links to (stylesheet, scripts, icon).
 pub const STATIC_DIR: &str = "static/";
+/// The assets pages name, in [`STATIC_DIR`].
+pub const STYLE_FILE: &str = "style.css";
+pub const ICON_FILE: &str = "favicon.svg";
+pub const SEARCH_SCRIPT: &str = "search.js";
+/// The composer the search page imports, which agents may import too (llms.txt).
+pub const COMPOSER_SCRIPT: &str = "composer.js";
+pub const EXPLORE_PAGE_SCRIPT: &str = "explore-page.js";
+pub const STALE_SCRIPT: &str = "stale.js";
+
+/// The site's root: the list of snapshots.
+pub const ROOT: &str = "/";
+/// The default snapshot's folder under a fixed address (`_redirects` rewrites it).
+pub const LATEST: &str = "/latest/";
+/// The site-wide files at the root, besides [`SNAPSHOTS_FILE`].
+pub const NOT_FOUND_FILE: &str = "404.html";
+pub const REDIRECTS_FILE: &str = "_redirects";
+pub const ROBOTS_FILE: &str = "robots.txt";
+pub const LLMS_FILE: &str = "llms.txt";
+/// The sitemap index, and the sitemap of the pages outside any snapshot.
+pub const SITEMAP_FILE: &str = "sitemap.xml";
+pub const SITE_SITEMAP_FILE: &str = "sitemap-site.xml";
+/// The JSON Schemas' folder at the root.
+pub const SCHEMA_DIR: &str = "schema/";
+
+/// The address of a file or folder at the site's root: `/{rel}`.
+pub fn at_root(rel: &str) -> String {
+    format!("{ROOT}{rel}")
+}
+
+/// Sitemap `part` of a snapshot's folder (`sitemap-0.xml` and on).
+pub fn sitemap_file(part: usize) -> String {
+    format!("sitemap-{part}.xml")
+}
 
 /// The address of the folder `dir` of snapshot `date`: `/{date}/{dir}`.
 pub fn in_snapshot(date: &str, dir: &str) -> String {
-    format!("/{date}/{dir}")
+    format!("{ROOT}{date}/{dir}")
 }
 
 /// The file of the page whose folder is `dir` (relative to the folder it is in).
 pub fn page_file(dir: &str) -> String {
-    format!("{dir}index.html")
+    format!("{dir}{PAGE_INDEX}")
 }
+
+/// The folder of the page whose file is `file` ([`page_file`] undone).
+pub fn page_dir(file: &str) -> &str {
+    file.strip_suffix(PAGE_INDEX).unwrap_or(file)
+}
+
+/// The file a page's folder holds.
+pub const PAGE_INDEX: &str = "index.html";
 
 /// A resource's page: `r/{slug}/`.
 pub fn resource_dir(slug: &str) -> String {
@@ -63,17 +113,17 @@ pub fn resource_page(date: &str, slug: &str) -> String {
 
 /// A network's facet, by its folder-safe slug (`facets::network_slug`).
 pub fn network_dir(slug: &str) -> String {
-    format!("network/{slug}/")
+    format!("{NETWORKS_DIR}{slug}/")
 }
 
 /// A price band's facet.
 pub fn price_dir(band: &str) -> String {
-    format!("price/{band}/")
+    format!("{PRICES_DIR}{band}/")
 }
 
 /// A segment's facet.
 pub fn segment_dir(id: &str) -> String {
-    format!("segment/{id}/")
+    format!("{SEGMENTS_DIR}{id}/")
 }
 
 /// Page `page` (from 1) of the listing in folder `dir`: the first page is the folder
@@ -86,14 +136,73 @@ pub fn listing_page_dir(dir: &str, page: usize) -> String {
     }
 }
 
-/// Record block `block` of the method API (docs/static-api.md, records).
-pub fn record_block_file(block: usize) -> String {
-    format!("api/records/{block}.json")
+/// A kind of file of the JSON APIs: its path under [`API_DIR`], with `{name}` where a
+/// value goes. The manifests publish the template (docs/static-api.md); the build
+/// writes the file it names with the values filled in, so the two cannot drift apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiFile(&'static str);
+
+impl ApiFile {
+    /// The template as a manifest gives it, relative to the API's folder.
+    pub const fn template(self) -> &'static str {
+        self.0
+    }
+
+    /// The file, relative to the dated folder, with `values` in the template's
+    /// placeholders, in order: `api/shards/7.json`.
+    pub fn file(self, values: &[&dyn std::fmt::Display]) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::from(API_DIR);
+        let (mut rest, mut values) = (self.0, values.iter());
+        while let Some(open) = rest.find('{') {
+            let close = open + rest[open..].find('}').expect("placeholders are closed");
+            let value = values.next().unwrap_or_else(|| panic!("a value for each placeholder of {}", self.0));
+            out.push_str(&rest[..open]);
+            let _ = write!(out, "{value}");
+            rest = &rest[close + 1..];
+        }
+        assert!(values.next().is_none(), "more values than placeholders in {}", self.0);
+        out.push_str(rest);
+        out
+    }
 }
+
+/// The method API's files (docs/static-api.md): posting-list shards, the parts of long
+/// lists, record blocks, packs, single-word answers, the price ladder, the build report.
+pub const SHARDS: ApiFile = ApiFile("shards/{bucket}.json");
+pub const SHARD_PARTS: ApiFile = ApiFile("shards/parts/{token_file}/{part}.json");
+pub const RECORD_BLOCKS: ApiFile = ApiFile("records/{block}.json");
+pub const PACKS: ApiFile = ApiFile("packs/{token_file}.json");
+pub const BROWSE_PACK: ApiFile = ApiFile("packs/_browse.json");
+pub const ANSWERS: ApiFile = ApiFile("q/{token_file}.json");
+pub const PRICES: ApiFile = ApiFile("prices.json");
+pub const REPORT: ApiFile = ApiFile("report.json");
+pub const MANIFEST: ApiFile = ApiFile("manifest.json");
+
+/// Explore's API (docs/static-api.md, "Explore"): its manifest, sharded sections (terms,
+/// spelling, translations, words), the inverted file, the facts, the evaluation.
+pub const EXPLORE_MANIFEST: ApiFile = ApiFile("explore/manifest.json");
+pub const EXPLORE_TERMS: ApiFile = ApiFile("explore/terms/{bucket}.json");
+pub const EXPLORE_SPELLING: ApiFile = ApiFile("explore/spelling/{bucket}.json");
+pub const EXPLORE_TRANSLATIONS: ApiFile = ApiFile("explore/translations/{bucket}.json");
+pub const EXPLORE_WORDS: ApiFile = ApiFile("explore/words/{bucket}.json");
+pub const EXPLORE_CENTROIDS: ApiFile = ApiFile("explore/ivf/centroids.json");
+pub const EXPLORE_LISTS: ApiFile = ApiFile("explore/ivf/{list}.json");
+pub const EXPLORE_FACTS: ApiFile = ApiFile("explore/facts/{block}.json");
+pub const EXPLORE_EVALUATION: ApiFile = ApiFile("explore/evaluation.json");
+
+/// Record block `block` of the method API.
+pub fn record_block_file(block: usize) -> String {
+    RECORD_BLOCKS.file(&[&block])
+}
+
+/// The folders of the method's pages and explore's, one page a version.
+pub const METHOD_FOLDER: &str = "/method/";
+pub const EXPLORE_FOLDER: &str = "/explore/";
 
 /// The method's page outside any snapshot, one per method version.
 pub fn method_page() -> String {
-    format!("/method/{DISCOVERY_METHOD_VERSION}/")
+    format!("{METHOD_FOLDER}{DISCOVERY_METHOD_VERSION}/")
 }
 
 /// The folder of the static JSON API's format pages, one per API layout.
@@ -108,7 +217,7 @@ pub fn static_api_page(api_version: u32) -> String {
 /// Explore's method page outside any snapshot, one per explore version (explore sits
 /// above the method, so it names its version: `explore::EXPLORE_VERSION`).
 pub fn explore_method_page(explore_version: &str) -> String {
-    format!("/explore/{explore_version}/")
+    format!("{EXPLORE_FOLDER}{explore_version}/")
 }
 
 /// The absolute address of a site address (`/…`), for answers read off the site.
@@ -116,6 +225,8 @@ pub fn absolute(base_url: &str, address: &str) -> String {
     format!("{base_url}{address}")
 }
 
+/// The golden set's folder, in explore's method page's folder.
+pub const GOLDEN_DIR: &str = "golden/";
 /// The golden set's labelling rules, in explore's method page's folder.
 pub const GOLDEN_RULES_FILE: &str = "golden/RULES.md";
 /// The golden set's queries and labels, in explore's method page's folder.
@@ -190,6 +301,24 @@ pub fn network_key(caip2: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The constants spelled out for the two files whose names other code needs as
+    /// plain strings are the templates' own.
+    #[test]
+    fn api_files_fill_their_templates() {
+        assert_eq!(SHARDS.file(&[&7]), "api/shards/7.json");
+        assert_eq!(SHARD_PARTS.file(&[&"u-e9", &2]), "api/shards/parts/u-e9/2.json");
+        assert_eq!(BROWSE_PACK.file(&[]), "api/packs/_browse.json");
+        assert_eq!(MANIFEST.file(&[]), MANIFEST_FILE);
+        assert_eq!(REPORT.file(&[]), REPORT_FILE);
+        assert_eq!(record_block_file(3), "api/records/3.json");
+    }
+
+    #[test]
+    #[should_panic(expected = "a value for each placeholder")]
+    fn an_api_file_needs_each_value() {
+        SHARD_PARTS.file(&[&"word"]);
+    }
 
     #[test]
     fn host_is_extracted_without_credentials_or_port() {

@@ -1,5 +1,6 @@
-//! The frame every page shares: the snapshot's date and coverage, where its home,
-//! assets and method page are, and the source's three limits (content/method.md#limits).
+//! The frame every page shares: the snapshot's date and coverage, the addresses its
+//! pages link to (every one made by `method::names`, so no template spells a path), and
+//! the source's three limits (content/method.md#limits).
 
 use method::answer::SnapshotRef;
 use method::corrections::Corrections;
@@ -17,16 +18,91 @@ pub(crate) struct Chrome {
     /// The snapshot's walk: when the next was due and when it turns stale (fixed dates,
     /// from the walk's date); `None` on pages outside any snapshot.
     pub(crate) walk: Option<Walk>,
-    /// The snapshot's home, `/<date>/`; `None` on pages outside any snapshot.
-    pub(crate) home: Option<String>,
-    pub(crate) static_base: String,
+    /// Whether the page is one of a snapshot's (else the root's, or a versioned method
+    /// page's: no snapshot's pages in its navigation).
+    pub(crate) in_snapshot: bool,
+    /// The snapshot's pages (outside a snapshot, the default one's).
+    pub(crate) links: Links,
+    pub(crate) assets: Assets,
+    /// The site's root, the list of snapshots.
+    pub(crate) root: &'static str,
     pub(crate) method_path: String,
     pub(crate) method_version: &'static str,
     /// The source's three limits, briefly; the method page has them in full.
     pub(crate) limits: &'static [&'static str; 3],
 }
 
+/// The addresses of a snapshot's pages and files that every page may link to.
+pub(crate) struct Links {
+    pub(crate) home: String,
+    pub(crate) search: String,
+    pub(crate) explore: String,
+    pub(crate) browse: String,
+    pub(crate) new: String,
+    pub(crate) feed: String,
+    pub(crate) networks: String,
+    pub(crate) prices: String,
+    pub(crate) segments: String,
+    pub(crate) corrections: String,
+    pub(crate) report: String,
+    pub(crate) report_json: String,
+    pub(crate) api: String,
+}
+
+impl Links {
+    pub(crate) fn of(date: &str) -> Links {
+        let at = |rel: &str| names::in_snapshot(date, rel);
+        Links {
+            home: at(names::HOME_DIR),
+            search: at(names::SEARCH_DIR),
+            explore: at(names::EXPLORE_DIR),
+            browse: at(names::BROWSE_DIR),
+            new: at(names::NEW_DIR),
+            feed: at(names::FEED_FILE),
+            networks: at(names::NETWORKS_DIR),
+            prices: at(names::PRICES_DIR),
+            segments: at(names::SEGMENTS_DIR),
+            corrections: at(names::CORRECTIONS_DIR),
+            report: at(names::REPORT_DIR),
+            report_json: at(names::REPORT_FILE),
+            api: at(names::API_DIR),
+        }
+    }
+}
+
+/// The addresses of the stylesheet, icon and scripts, in one snapshot's folder.
+pub(crate) struct Assets {
+    pub(crate) style: String,
+    pub(crate) icon: String,
+    pub(crate) search_script: String,
+    pub(crate) explore_script: String,
+    pub(crate) stale_script: String,
+}
+
+impl Assets {
+    pub(crate) fn of(date: &str) -> Assets {
+        let at = |file: &str| format!("{}{file}", names::in_snapshot(date, names::STATIC_DIR));
+        Assets {
+            style: at(names::STYLE_FILE),
+            icon: at(names::ICON_FILE),
+            search_script: at(names::SEARCH_SCRIPT),
+            explore_script: at(names::EXPLORE_PAGE_SCRIPT),
+            stale_script: at(names::STALE_SCRIPT),
+        }
+    }
+}
+
 impl Chrome {
+    /// The home page of the snapshot of `date`.
+    pub(crate) fn home_of(&self, date: &str) -> String {
+        names::in_snapshot(date, names::HOME_DIR)
+    }
+
+    /// The feed of the snapshot of `date`.
+    pub(crate) fn feed_of(&self, date: &str) -> String {
+        names::in_snapshot(date, names::FEED_FILE)
+    }
+
     pub(crate) fn for_index(index: &Index, corrections: &Corrections) -> Chrome {
         let h = &index.header;
         let mut notices = SnapshotRef::of(index).notices;
@@ -39,8 +115,10 @@ impl Chrome {
             date: h.date.clone(),
             notices,
             walk: Some(Walk::of(&h.date)),
-            home: Some(names::in_snapshot(&h.date, names::HOME_DIR)),
-            static_base: names::in_snapshot(&h.date, names::STATIC_DIR),
+            in_snapshot: true,
+            links: Links::of(&h.date),
+            assets: Assets::of(&h.date),
+            root: names::ROOT,
             method_path: names::method_page(),
             method_version: DISCOVERY_METHOD_VERSION,
             limits: &SOURCE_LIMITS_BRIEF,
@@ -48,14 +126,16 @@ impl Chrome {
     }
 
     /// For pages outside a snapshot (the root index, the versioned method page), which
-    /// borrow the newest snapshot's stylesheet.
+    /// borrow the default snapshot's stylesheet.
     pub(crate) fn outside(latest_date: &str) -> Chrome {
         Chrome {
             date: latest_date.to_owned(),
             notices: Vec::new(),
             walk: None,
-            home: None,
-            static_base: names::in_snapshot(latest_date, names::STATIC_DIR),
+            in_snapshot: false,
+            links: Links::of(latest_date),
+            assets: Assets::of(latest_date),
+            root: names::ROOT,
             method_path: names::method_page(),
             method_version: DISCOVERY_METHOD_VERSION,
             limits: &SOURCE_LIMITS_BRIEF,

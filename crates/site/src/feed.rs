@@ -12,16 +12,13 @@ use super::history::{Comparison, Timeline};
 use crate::context::SnapshotContext;
 use catalogue::error::Error;
 use method::index::{Entry, Index};
-use method::names;
+use method::names::{self, FEED_FILE};
 use method::view::page_url;
 use method::{Method, DISCOVERY_METHOD_VERSION};
 
 /// Entries a feed carries at most, in browse order: a reader's feed stays small; the
 /// snapshot's `new/` pages list them all.
 pub(crate) const FEED_ENTRIES: usize = 500;
-
-/// The file's name in the snapshot's folder.
-pub(crate) const FEED_FILE: &str = "feed.xml";
 
 /// The snapshot's feed, as its folder's [`FEED_FILE`].
 pub(crate) fn write_feed(cx: &SnapshotContext) -> Result<(), Error> {

@@ -32,7 +32,7 @@ use method::Method;
 
 use super::method::RECORD_BLOCK;
 use super::{to_bytes, Sink};
-use method::names::bucket;
+use method::names::{self, bucket};
 
 /// Ids per facts file.
 pub(crate) const FACTS_BLOCK: usize = 1024;
@@ -111,7 +111,7 @@ pub(crate) fn write_api_files(
         translations: translation_buckets,
     };
     let manifest = manifest(explore, index, method, buckets);
-    sink(vec![("api/explore/manifest.json".into(), to_bytes(&manifest))])
+    sink(vec![(names::EXPLORE_MANIFEST.file(&[]), to_bytes(&manifest))])
 }
 
 /// Files handed to the sink at a time where a section has many.
@@ -138,7 +138,7 @@ fn write_terms(explore: &Explore, sink: Sink) -> Result<usize, Error> {
                         .iter()
                         .map(|&t| (t, explore.bm25.postings[t].iter().flat_map(|p| [p.id, p.weight]).collect()))
                         .collect();
-                    (format!("api/explore/terms/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(&shard))
+                    (names::EXPLORE_TERMS.file(&[&(start * BUCKETS_PER_BATCH + i)]), to_bytes(&shard))
                 })
                 .collect(),
         )?;
@@ -154,9 +154,7 @@ fn write_words(explore: &Explore, table: &VectorTable, sink: Sink) -> Result<usi
     for (word, row) in table.words() {
         shards[bucket(word, word_buckets)].insert(word, json!([explore.dense.weight(word), vector_text(row)]));
     }
-    sink(
-        shards.iter().enumerate().map(|(b, shard)| (format!("api/explore/words/{b}.json"), to_bytes(shard))).collect(),
-    )?;
+    sink(shards.iter().enumerate().map(|(b, shard)| (names::EXPLORE_WORDS.file(&[&b]), to_bytes(shard))).collect())?;
     Ok(word_buckets)
 }
 
@@ -175,7 +173,7 @@ fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     for (triple, ids) in &s.triples {
         shards[bucket(triple, buckets)].insert(triple, ids.iter().map(|&i| s.words[i as usize].0.as_str()).collect());
     }
-    write_shards(&shards, "spelling", sink)?;
+    write_shards(&shards, names::EXPLORE_SPELLING, sink)?;
     Ok(buckets)
 }
 
@@ -192,20 +190,18 @@ fn write_translations(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     for (word, read_as) in pairs {
         shards[bucket(word, buckets)].insert(word, read_as);
     }
-    write_shards(&shards, "translations", sink)?;
+    write_shards(&shards, names::EXPLORE_TRANSLATIONS, sink)?;
     Ok(buckets)
 }
 
-/// Hands `shards` to the sink as `api/explore/{section}/{bucket}.json`, a batch at a time.
-fn write_shards<T: serde::Serialize>(shards: &[T], section: &str, sink: Sink) -> Result<(), Error> {
+/// Hands `shards` to the sink as the files of `section`, one a bucket, a batch at a time.
+fn write_shards<T: serde::Serialize>(shards: &[T], section: names::ApiFile, sink: Sink) -> Result<(), Error> {
     for (start, batch) in shards.chunks(BUCKETS_PER_BATCH).enumerate() {
         sink(
             batch
                 .iter()
                 .enumerate()
-                .map(|(i, shard)| {
-                    (format!("api/explore/{section}/{}.json", start * BUCKETS_PER_BATCH + i), to_bytes(shard))
-                })
+                .map(|(i, shard)| (section.file(&[&(start * BUCKETS_PER_BATCH + i)]), to_bytes(shard)))
                 .collect(),
         )?;
     }
@@ -224,7 +220,7 @@ struct Buckets {
 fn write_ivf(explore: &Explore, sink: Sink) -> Result<(), Error> {
     let ivf = &explore.dense.ivf;
     let centroids: Vec<Vec<Value>> = ivf.centroids.iter().map(byte_vector).collect();
-    let mut files = vec![("api/explore/ivf/centroids.json".to_owned(), to_bytes(&centroids))];
+    let mut files = vec![(names::EXPLORE_CENTROIDS.file(&[]), to_bytes(&centroids))];
     for (l, ids) in ivf.lists.iter().enumerate() {
         let list: Vec<Value> = ids
             .iter()
@@ -233,7 +229,7 @@ fn write_ivf(explore: &Explore, sink: Sink) -> Result<(), Error> {
                 json!([id, v.inv_norm, vector_text(&v.values)])
             })
             .collect();
-        files.push((format!("api/explore/ivf/{l}.json"), to_bytes(&list)));
+        files.push((names::EXPLORE_LISTS.file(&[&l]), to_bytes(&list)));
         if files.len() >= BUCKETS_PER_BATCH {
             sink(std::mem::take(&mut files))?;
         }
@@ -250,7 +246,7 @@ fn write_facts(explore: &Explore, sink: Sink) -> Result<(), Error> {
             .enumerate()
             .map(|(b, block)| {
                 let rows: Vec<[Option<u32>; 3]> = block.iter().map(|f| [f.payers, f.recency, f.price]).collect();
-                (format!("api/explore/facts/{b}.json"), to_bytes(&rows))
+                (names::EXPLORE_FACTS.file(&[&b]), to_bytes(&rows))
             })
             .collect(),
     )
@@ -279,18 +275,18 @@ fn manifest(explore: &Explore, index: &Index, method: &Method, buckets: Buckets)
             "read_as_joined_by": "; ",
         },
         "cheapest_weight": CHEAPEST_WEIGHT,
-        "terms": {"hash": "fnv1a32", "buckets": buckets.terms, "path": "explore/terms/{bucket}.json"},
-        "spelling": {"hash": "fnv1a32", "buckets": buckets.spelling, "path": "explore/spelling/{bucket}.json"},
+        "terms": {"hash": "fnv1a32", "buckets": buckets.terms, "path": names::EXPLORE_TERMS.template()},
+        "spelling": {"hash": "fnv1a32", "buckets": buckets.spelling, "path": names::EXPLORE_SPELLING.template()},
         "translations": {
             "hash": "fnv1a32",
             "buckets": buckets.translations,
-            "path": "explore/translations/{bucket}.json",
+            "path": names::EXPLORE_TRANSLATIONS.template(),
             "table_sha256": translations_sha256(),
         },
         "words": {
             "hash": "fnv1a32",
             "buckets": buckets.words,
-            "path": "explore/words/{bucket}.json",
+            "path": names::EXPLORE_WORDS.template(),
             "dims": DIMS,
             "table_sha256": table_sha256(),
         },
@@ -298,21 +294,17 @@ fn manifest(explore: &Explore, index: &Index, method: &Method, buckets: Buckets)
             "lists": ivf.lists.len(),
             "nprobe": ivf.nprobe,
             "feedback": {"documents": FEEDBACK_DOCUMENTS, "weight": FEEDBACK_WEIGHT},
-            "centroids": "explore/ivf/centroids.json",
-            "path": "explore/ivf/{list}.json",
+            "centroids": names::EXPLORE_CENTROIDS.template(),
+            "path": names::EXPLORE_LISTS.template(),
         },
-        "facts": {"block": FACTS_BLOCK, "path": "explore/facts/{block}.json", "columns": ["payers", "recency", "price"]},
-        "records": {"path": "records/{block}.json", "block": RECORD_BLOCK},
+        "facts": {"block": FACTS_BLOCK, "path": names::EXPLORE_FACTS.template(), "columns": ["payers", "recency", "price"]},
+        "records": {"path": names::RECORD_BLOCKS.template(), "block": RECORD_BLOCK},
     })
 }
 
-/// The golden set's evaluation as JSON, beside the explore API of the snapshot it was
-/// labelled on; its page links to it.
-pub(crate) const EVALUATION_FILE: &str = "api/explore/evaluation.json";
-
 /// The evaluation's file: indented, as people read it too.
 pub(crate) fn evaluation_file(evaluation: &Evaluation) -> (String, Vec<u8>) {
-    (EVALUATION_FILE.to_owned(), serde_json::to_vec_pretty(evaluation).expect("evaluations serialise"))
+    (names::EXPLORE_EVALUATION.file(&[]), serde_json::to_vec_pretty(evaluation).expect("evaluations serialise"))
 }
 
 #[cfg(test)]

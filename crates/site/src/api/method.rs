@@ -291,9 +291,9 @@ pub(crate) fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Res
     phase("api: packs and answers", || write_packs_and_answers(&lists, &records, sink))?;
     let browse = 0..index.entries.len().min(BROWSE_PACK_LEN);
     sink(vec![
-        ("api/packs/_browse.json".into(), records.pack(browse)),
+        (names::BROWSE_PACK.file(&[]), records.pack(browse)),
         (names::MANIFEST_FILE.into(), to_bytes(&manifest(index, method, buckets, &split))),
-        ("api/report.json".into(), to_bytes(&ReportFile::of(index, method))),
+        (names::REPORT.file(&[]), to_bytes(&ReportFile::of(index, method))),
     ])
 }
 
@@ -309,9 +309,9 @@ fn write_shards(lists: &BTreeMap<String, Vec<Posting>>, buckets: usize, sink: Si
     }
     for (key, list) in lists.iter().filter(|(_, l)| l.len() > SPLIT_POSTINGS) {
         let parts = list.chunks(PART_POSTINGS).enumerate();
-        files.extend(parts.map(|(k, part)| {
-            (format!("api/shards/parts/{}/{k}.json", token_file(key)), to_bytes(&encode_flagged(part)))
-        }));
+        files.extend(
+            parts.map(|(k, part)| (names::SHARD_PARTS.file(&[&token_file(key), &k]), to_bytes(&encode_flagged(part)))),
+        );
         if files.len() >= LARGE_FILE_BATCH {
             sink(std::mem::take(&mut files))?;
         }
@@ -319,7 +319,7 @@ fn write_shards(lists: &BTreeMap<String, Vec<Posting>>, buckets: usize, sink: Si
     for (start, chunk) in by_bucket.chunks(LARGE_FILE_BATCH).enumerate() {
         files.par_extend(chunk.par_iter().enumerate().map(|(i, keys)| {
             let shard: BTreeMap<&str, ShardValue> = keys.iter().map(|&(key, list)| (key, shard_value(list))).collect();
-            (format!("api/shards/{}.json", start * LARGE_FILE_BATCH + i), to_bytes(&shard))
+            (names::SHARDS.file(&[&(start * LARGE_FILE_BATCH + i)]), to_bytes(&shard))
         }));
         sink(std::mem::take(&mut files))?;
     }
@@ -337,7 +337,7 @@ fn write_price_ladder(index: &Index, sink: Sink) -> Result<(), Error> {
     let mut rungs: Vec<(Decimal, Vec<usize>)> = ladder.into_values().collect();
     rungs.sort_by(|a, b| a.0.cmp_exact(&b.0));
     let rungs: Vec<Value> = rungs.iter().map(|(p, ids)| json!([p.to_string(), encode_plain(ids)])).collect();
-    sink(vec![("api/prices.json".into(), to_bytes(&json!({ "ladder": rungs })))])
+    sink(vec![(names::PRICES.file(&[]), to_bytes(&json!({ "ladder": rungs })))])
 }
 
 /// The resources' records as bytes. A resource's record goes into its block and into
@@ -409,11 +409,11 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
     for chunk in with_files.chunks(LARGE_FILE_BATCH) {
         let mut batch: Vec<(String, Vec<u8>)> = chunk
             .par_iter()
-            .map(|(token, list)| (format!("api/packs/{}.json", token_file(token)), records.pack(pack_ids(list))))
+            .map(|(token, list)| (names::PACKS.file(&[&token_file(token)]), records.pack(pack_ids(list))))
             .collect();
         batch.par_extend(chunk.par_iter().map(|(token, list)| {
             let a = single_word_answer(index, method, token, list);
-            (format!("api/q/{}.json", token_file(token)), to_bytes(&a))
+            (names::ANSWERS.file(&[&token_file(token)]), to_bytes(&a))
         }));
         sink(batch)?;
     }
@@ -450,30 +450,30 @@ fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&st
         shards: json!({
             "hash": "fnv1a32",
             "buckets": buckets,
-            "path": "shards/{bucket}.json",
+            "path": names::SHARDS.template(),
             "split_postings": SPLIT_POSTINGS,
             "part_postings": PART_POSTINGS,
-            "parts_path": "shards/parts/{token_file}/{part}.json",
+            "parts_path": names::SHARD_PARTS.template(),
             // The same entries as in their shards: a query of a common word need not
             // fetch its shard to learn where its parts are.
             "split": split,
         }),
         // Ids are browse order, so the blocks in order are the browse order's pages.
         records: json!({
-            "path": "records/{block}.json",
+            "path": names::RECORD_BLOCKS.template(),
             "block": RECORD_BLOCK,
             "blocks": index.entries.len().div_ceil(RECORD_BLOCK),
         }),
         packs: json!({
-            "path": "packs/{token_file}.json",
+            "path": names::PACKS.template(),
             "min_postings": MIN_POSTINGS_FOR_FILES,
             "len": PACK_LEN,
-            "browse": "packs/_browse.json",
+            "browse": names::BROWSE_PACK.template(),
             "browse_len": BROWSE_PACK_LEN.min(index.entries.len()),
         }),
-        prices: json!({"path": "prices.json"}),
+        prices: json!({"path": names::PRICES.template()}),
         single_token_answers: json!({
-            "path": "q/{token_file}.json",
+            "path": names::ANSWERS.template(),
             "min_postings": MIN_POSTINGS_FOR_FILES,
             "token_file": "the token itself when it is at most 64 characters a-z and 0-9; else, when its UTF-8 is at most 64 bytes, 'u-' and their lower-case hex; else 'h-' and the lower-case hex SHA-256 of its UTF-8 bytes",
         }),

@@ -4,7 +4,6 @@
 use askama::Template;
 
 use super::Chrome;
-use crate::api::explore::EVALUATION_FILE;
 use explore::eval::{self, fixed, Evaluation, RANKINGS};
 use explore::EXPLORE_VERSION;
 use method::names;
@@ -100,11 +99,6 @@ pub(crate) fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> Evaluat
         overlap: fixed(e.ivf_overlap10),
         rules: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_RULES_FILE),
         golden: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_SET_FILE),
-        json: evaluation_json_link(),
+        json: names::in_snapshot(&c.date, &names::EXPLORE_EVALUATION.file(&[])),
     }
-}
-
-/// The evaluation's JSON, relative to the evaluation page: `../../api/explore/…`.
-fn evaluation_json_link() -> String {
-    format!("{}{EVALUATION_FILE}", "../".repeat(names::EVALUATION_DIR.matches('/').count()))
 }

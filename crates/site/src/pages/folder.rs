@@ -55,9 +55,9 @@ impl Folder {
 
     pub(crate) fn dir(self) -> &'static str {
         match self {
-            Folder::Networks => "network/",
-            Folder::Prices => "price/",
-            Folder::Segments => "segment/",
+            Folder::Networks => names::NETWORKS_DIR,
+            Folder::Prices => names::PRICES_DIR,
+            Folder::Segments => names::SEGMENTS_DIR,
             Folder::Resources => "r/",
             Folder::Api => names::API_DIR,
             Folder::Static => names::STATIC_DIR,
@@ -66,7 +66,8 @@ impl Folder {
 }
 
 pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> FolderPage<'a> {
-    let home = cx.chrome.home.clone().unwrap_or_default();
+    let links = &cx.chrome.links;
+    let in_folder = |rel: &str| Some(names::in_snapshot(&cx.chrome.date, rel));
     let (heading, intro, items) = match folder {
         Folder::Networks => (
             "Resources by network".to_owned(),
@@ -92,12 +93,8 @@ pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> Folder
                 cx.index.entries.len()
             ),
             vec![
-                FolderItem { label: "Search".into(), href: Some(format!("{home}{}", names::SEARCH_DIR)), note: None },
-                FolderItem {
-                    label: "Browse all".into(),
-                    href: Some(format!("{home}{}", names::BROWSE_DIR)),
-                    note: None,
-                },
+                FolderItem { label: "Search".into(), href: Some(links.search.clone()), note: None },
+                FolderItem { label: "Browse all".into(), href: Some(links.browse.clone()), note: None },
             ],
         ),
         Folder::Api => (
@@ -106,13 +103,9 @@ pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> Folder
              the method page how to read them."
                 .to_owned(),
             vec![
-                FolderItem {
-                    label: "manifest.json".into(),
-                    href: Some(format!("{home}{}", names::MANIFEST_FILE)),
-                    note: None,
-                },
-                FolderItem { label: "report.json".into(), href: Some(format!("{home}api/report.json")), note: None },
-                FolderItem { label: "prices.json".into(), href: Some(format!("{home}api/prices.json")), note: None },
+                FolderItem { label: "manifest.json".into(), href: in_folder(names::MANIFEST_FILE), note: None },
+                FolderItem { label: "report.json".into(), href: Some(links.report_json.clone()), note: None },
+                FolderItem { label: "prices.json".into(), href: in_folder(&names::PRICES.file(&[])), note: None },
                 FolderItem {
                     label: "How to read them (the method's JSON surfaces)".into(),
                     href: Some(format!("{}#json", cx.chrome.method_path)),
@@ -129,7 +122,7 @@ pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> Folder
                 .iter()
                 .map(|(name, _)| FolderItem {
                     label: (*name).to_owned(),
-                    href: Some(format!("{}{name}", cx.chrome.static_base)),
+                    href: in_folder(&format!("{}{name}", names::STATIC_DIR)),
                     note: None,
                 })
                 .collect(),

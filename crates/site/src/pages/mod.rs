@@ -39,15 +39,15 @@ const PAGE_BATCH: usize = 1024;
 
 /// Files every snapshot folder carries under `static/`.
 const ASSETS: &[(&str, &str)] = &[
-    ("composer.js", include_str!("../../../../static/composer.js")),
+    (names::COMPOSER_SCRIPT, include_str!("../../../../static/composer.js")),
     ("chars.js", include_str!("../../../../static/chars.js")),
     ("rules.js", include_str!("../../../../static/rules.js")),
-    ("search.js", include_str!("../../../../static/search.js")),
+    (names::SEARCH_SCRIPT, include_str!("../../../../static/search.js")),
     ("explore.js", include_str!("../../../../static/explore.js")),
-    ("explore-page.js", include_str!("../../../../static/explore-page.js")),
-    ("stale.js", include_str!("../../../../static/stale.js")),
-    ("style.css", include_str!("../../../../static/style.css")),
-    ("favicon.svg", include_str!("../../../../static/favicon.svg")),
+    (names::EXPLORE_PAGE_SCRIPT, include_str!("../../../../static/explore-page.js")),
+    (names::STALE_SCRIPT, include_str!("../../../../static/stale.js")),
+    (names::STYLE_FILE, include_str!("../../../../static/style.css")),
+    (names::ICON_FILE, include_str!("../../../../static/favicon.svg")),
 ];
 
 /// One line of a resource table, as people scan it: a title, the description's first

@@ -52,6 +52,9 @@ pub(crate) struct RootPage<'a> {
     pub(crate) explore_version: &'static str,
     /// The newest snapshot's walk: when the next walk is due.
     pub(crate) newest_walk: Option<Walk>,
+    /// The default snapshot's fixed address, and the list of snapshots as JSON.
+    pub(crate) latest: &'static str,
+    pub(crate) snapshots_json: String,
 }
 
 /// Root files: the list of dates, the versioned method pages, JSON Schemas, the
@@ -67,11 +70,14 @@ pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
     write_date_list(output, &chrome, &dates, &default)?;
     write_method_pages(output, &chrome)?;
     for (name, text) in SCHEMAS {
-        output.write(&format!("schema/{name}"), text.as_bytes())?;
+        output.write(&format!("{}{name}", names::SCHEMA_DIR), text.as_bytes())?;
     }
     write_folder_pages(output, &chrome, &dates, &default)?;
-    let latest_home = names::in_snapshot(&default, names::HOME_DIR);
-    output.write("_redirects", format!("/latest {latest_home} 302\n/latest/* {latest_home}:splat 200\n").as_bytes())?;
+    // `/latest` moves to the default's home; every address under `/latest/` is read from
+    // the default's folder, so a link made there keeps working once the date moves on.
+    let (latest, latest_home) = (names::LATEST, names::in_snapshot(&default, names::HOME_DIR));
+    let redirects = format!("{} {latest_home} 302\n{latest}* {latest_home}:splat 200\n", latest.trim_end_matches('/'));
+    output.write(names::REDIRECTS_FILE, redirects.as_bytes())?;
     write_agent_files(output, &method.site.base_url, &dates, &default)
 }
 
@@ -86,7 +92,7 @@ pub(crate) fn default_date(dates: &[DateLink]) -> Option<&str> {
 fn date_links(output: &Output) -> Result<Vec<DateLink>, Error> {
     let mut links = Vec::new();
     for d in built_dates(output)? {
-        let path = output.path(&format!("{d}/{}", names::MANIFEST_FILE))?;
+        let path = output.path(names::root_dir(&names::in_snapshot(&d, names::MANIFEST_FILE)))?;
         let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
             .map_err(|e| Error::input(&path, e.to_string()))?;
         let snapshot = &manifest["snapshot"];
@@ -131,8 +137,10 @@ fn write_date_list(output: &Output, chrome: &Chrome, dates: &[DateLink], default
         explore_page: names::explore_method_page(EXPLORE_VERSION),
         explore_version: EXPLORE_VERSION,
         newest_walk: dates.first().map(|d| Walk::of(&d.date)),
+        latest: names::LATEST,
+        snapshots_json: names::at_root(names::SNAPSHOTS_FILE),
     };
-    output.write("index.html", &html(&page)?)
+    output.write(&names::page_file(names::root_dir(names::ROOT)), &html(&page)?)
 }
 
 /// Index pages for the root's folders (`method/`, `explore/`, its golden set's folder,
@@ -149,7 +157,7 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
     let static_api_page = names::static_api_page(API_VERSION);
     let folders = [
         (
-            "method/".to_owned(),
+            names::root_dir(names::METHOD_FOLDER).to_owned(),
             "The directory method".to_owned(),
             "The one rule every answer follows, published under each version.".to_owned(),
             vec![item(&format!("Version {DISCOVERY_METHOD_VERSION} (current)"), method_page.clone(), None)],
@@ -161,13 +169,13 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
             vec![item(&format!("Layout {API_VERSION} (current)"), static_api_page.clone(), None)],
         ),
         (
-            "explore/".to_owned(),
+            names::root_dir(names::EXPLORE_FOLDER).to_owned(),
             "Explore".to_owned(),
             "A separately versioned ranking for needs put in other words; never the directory's answer.".to_owned(),
             vec![item(&format!("Version {EXPLORE_VERSION} (current)"), explore_page.clone(), None)],
         ),
         (
-            format!("{}golden/", names::root_dir(&explore_page)),
+            format!("{}{}", names::root_dir(&explore_page), names::GOLDEN_DIR),
             "Explore's golden set".to_owned(),
             "The hand-labelled queries explore is measured on, and how they were labelled.".to_owned(),
             vec![
@@ -176,10 +184,13 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
             ],
         ),
         (
-            "schema/".to_owned(),
+            names::SCHEMA_DIR.to_owned(),
             "JSON Schemas".to_owned(),
             "The schemas of the answer envelope, the manifest and the records.".to_owned(),
-            SCHEMAS.iter().map(|(name, _)| item(name, format!("/schema/{name}"), None)).collect(),
+            SCHEMAS
+                .iter()
+                .map(|(name, _)| item(name, names::at_root(&format!("{}{name}", names::SCHEMA_DIR)), None))
+                .collect(),
         ),
     ];
     for (dir, heading, intro, items) in folders {
@@ -206,7 +217,7 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
             .to_owned(),
         items,
     };
-    output.write("404.html", &html(&page)?)
+    output.write(names::NOT_FOUND_FILE, &html(&page)?)
 }
 
 /// The method's page, the static API's format page and explore's page, each under its
@@ -241,11 +252,11 @@ fn write_agent_files(output: &Output, base_url: &str, dates: &[DateLink], defaul
     }
     let others: Vec<(String, Vec<String>)> =
         dates.iter().filter(|d| d.date != default).map(|d| (d.date.clone(), d.notices.clone())).collect();
-    output.write("sitemap.xml", agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
-    output.write("sitemap-site.xml", agents::site_sitemap(base_url).as_bytes())?;
-    output.write("robots.txt", agents::robots(base_url).as_bytes())?;
+    output.write(names::SITEMAP_FILE, agents::sitemap_index(base_url, &sitemaps).as_bytes())?;
+    output.write(names::SITE_SITEMAP_FILE, agents::site_sitemap(base_url).as_bytes())?;
+    output.write(names::ROBOTS_FILE, agents::robots(base_url).as_bytes())?;
     output.write(names::SNAPSHOTS_FILE, &snapshot_list(dates, default))?;
-    output.write("llms.txt", agents::llms_txt(base_url, default, &others).as_bytes())
+    output.write(names::LLMS_FILE, agents::llms_txt(base_url, default, &others).as_bytes())
 }
 
 /// `snapshots.json`: the default date, and every date newest first with its counts,
