@@ -132,7 +132,10 @@ fn each_feed_lists_what_is_new_since_the_snapshot_before() {
 
     // The home page says how many are new and links the feed and the browse pages.
     let home = read(out.join("2026-03-08/index.html"));
-    assert!(home.contains("<a href=\"/2026-03-08/new/\">3 resources new since the snapshot of 2026-03-01</a>"), "{home}");
+    assert!(
+        home.contains("<a href=\"/2026-03-08/new/\">3 resources new since the snapshot of 2026-03-01</a>"),
+        "{home}"
+    );
     assert!(home.contains("<link rel=\"alternate\" type=\"application/atom+xml\" href=\"/2026-03-08/feed.xml\""));
     let new_page = read(out.join("2026-03-08/new/index.html"));
     for url in [C, HOSTILE, INJECTED] {
