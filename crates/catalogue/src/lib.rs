@@ -10,6 +10,7 @@ pub mod call;
 pub mod error;
 pub mod fetch;
 pub mod hash;
+pub mod hidden;
 pub mod import;
 pub mod model;
 pub mod snapshot;

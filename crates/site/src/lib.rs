@@ -11,6 +11,7 @@ pub(crate) mod agents;
 pub mod api;
 pub(crate) mod chrome;
 pub(crate) mod context;
+mod escape;
 pub(crate) mod facets;
 pub(crate) mod feed;
 pub mod history;
