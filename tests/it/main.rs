@@ -10,6 +10,7 @@
 mod common;
 
 mod adversarial;
+mod calls;
 mod cli;
 mod codegen;
 mod composer_differential;

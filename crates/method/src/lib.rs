@@ -13,6 +13,7 @@ pub mod normalise;
 pub mod ownership;
 pub mod query;
 pub(crate) mod rank;
+pub mod request;
 pub mod screen;
 pub(crate) mod segments;
 pub mod view;

@@ -3,8 +3,8 @@
 //! listing alone and shown as the provider's claims, never checked against the service.
 
 use super::usd;
-use catalogue::call::Place;
 use method::index::{Entry, Price};
+use method::request::{Body, ParamValue, Request};
 use method::Method;
 
 /// One way to pay, as the listing offers it.
@@ -24,6 +24,9 @@ pub(crate) struct ParamRow {
     pub(crate) place: &'static str,
     pub(crate) kind: &'static str,
     pub(crate) required: bool,
+    /// The listing's value for it (JSON); `None` where the request uses a placeholder,
+    /// or, for an optional one, where the listing gives none.
+    pub(crate) value: Option<String>,
 }
 
 pub(crate) struct CallView {
@@ -36,6 +39,10 @@ pub(crate) struct CallView {
     pub(crate) x402_version: Option<u64>,
     /// A first request, as a shell command (`curl`), every listed value quoted.
     pub(crate) curl: String,
+    /// The parameters whose values in it are placeholders, to fill in.
+    pub(crate) placeholders: Vec<String>,
+    /// What the listing leaves out or contradicts (method::request).
+    pub(crate) gaps: Vec<String>,
     /// The x402 exchange in three lines: the 402, the signed payment, the retry.
     pub(crate) steps: [String; 3],
 }
@@ -73,21 +80,16 @@ pub(crate) fn call_view(e: &Entry, method: &Method) -> CallView {
             }
         })
         .collect();
-    let call = r.call.as_deref();
-    let params: Vec<ParamRow> = call
-        .map(|c| {
-            c.params
-                .iter()
-                .map(|p| ParamRow {
-                    name: p.name.clone(),
-                    place: p.place.label(),
-                    kind: p.kind.unwrap_or("not stated"),
-                    required: p.required,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let http_method = call.and_then(|c| c.method.clone());
+    let request = Request::of(r, method);
+    let row = |p: &ParamValue, required: bool| ParamRow {
+        name: p.name.clone(),
+        place: p.place.label(),
+        kind: p.kind.unwrap_or("not stated"),
+        required,
+        value: (!p.placeholder).then(|| p.value.to_string()),
+    };
+    let params: Vec<ParamRow> =
+        request.sent.iter().map(|p| row(p, true)).chain(request.optional.iter().map(|p| row(p, false))).collect();
     let v2 = r.x402_version == Some(2);
     let (signature, response) =
         if v2 { ("PAYMENT-SIGNATURE", "PAYMENT-RESPONSE") } else { ("X-PAYMENT", "X-PAYMENT-RESPONSE") };
@@ -107,49 +109,51 @@ pub(crate) fn call_view(e: &Entry, method: &Method) -> CallView {
     CallView {
         lowest_usd: e.min_price_usd.map(|d| usd(Some(d))),
         options,
-        curl: curl(&r.url, http_method.as_deref(), call.map(|c| c.params.as_slice()).unwrap_or_default()),
-        method: http_method,
+        curl: curl(&request),
+        placeholders: request.placeholders().map(|p| p.name.clone()).collect(),
+        method: request.method_declared.then(|| request.method.clone()),
+        gaps: request.gaps,
         params,
         x402_version: r.x402_version,
         steps,
     }
 }
 
-/// The first request as a POSIX shell command: the URL with query parameters as
-/// placeholders, headers, and a JSON body naming the body fields. Every piece of the
-/// listing's text is single-quoted, so a hostile name stays one argument.
-fn curl(url: &str, method: Option<&str>, params: &[catalogue::call::Param]) -> String {
-    let placeholder = |p: &catalogue::call::Param| format!("<{}>", p.kind.unwrap_or("value"));
-    let mut target = url.to_owned();
-    let query: Vec<String> = params
-        .iter()
-        .filter(|p| p.place == Place::Query)
-        .map(|p| format!("{}={}", encode(&p.name), placeholder(p)))
-        .collect();
-    if !query.is_empty() {
-        target.push(if url.contains('?') { '&' } else { '?' });
-        target.push_str(&query.join("&"));
+/// The request as a POSIX shell command for curl. Safe to paste: every piece of the
+/// listing's text is single-quoted (no `$()`, backquote, `!` or newline is read by the
+/// shell), the URL is passed with `--url` (so none can read as an option) and
+/// `--globoff` (so `[1-20]` and `{a,b}` are not ranges), bodies with `--data-raw` and
+/// form fields with `--form-string` (so `@file` reads no file).
+pub(crate) fn curl(request: &Request) -> String {
+    let mut words = vec!["curl".to_owned(), "-i".to_owned(), "--globoff".to_owned()];
+    match request.method.as_str() {
+        "GET" => {}
+        // -X HEAD would wait for a body that never comes.
+        "HEAD" => words.push("--head".to_owned()),
+        other => words.extend(["-X".to_owned(), other.to_owned()]),
     }
-    let mut words = vec!["curl".to_owned(), "-i".to_owned()];
-    let method = method.unwrap_or("GET");
-    let has_body = params.iter().any(|p| p.place == Place::Body);
-    // curl turns a request with --data into a POST unless told: say the listed method.
-    if method != "GET" || has_body {
-        words.extend(["-X".to_owned(), method.to_owned()]);
+    for (name, value) in &request.headers {
+        words.extend(["-H".to_owned(), quote(&format!("{name}: {value}"))]);
     }
-    for p in params.iter().filter(|p| p.place == Place::Header) {
-        words.extend(["-H".to_owned(), quote(&format!("{}: {}", p.name, placeholder(p)))]);
+    match &request.body {
+        None => {}
+        Some(Body::Json(fields)) => {
+            words.extend(["-H".to_owned(), quote("Content-Type: application/json")]);
+            let json = serde_json::Value::Object(fields.clone()).to_string();
+            words.extend(["--data-raw".to_owned(), quote(&json)]);
+        }
+        Some(Body::Form { multipart: true, fields }) => {
+            for (name, value) in fields {
+                words.extend(["--form-string".to_owned(), quote(&format!("{}={value}", encode(name)))]);
+            }
+        }
+        Some(Body::Form { multipart: false, fields }) => {
+            for (name, value) in fields {
+                words.extend(["--data-urlencode".to_owned(), quote(&format!("{}={value}", encode(name)))]);
+            }
+        }
     }
-    let body: serde_json::Map<String, serde_json::Value> = params
-        .iter()
-        .filter(|p| p.place == Place::Body)
-        .map(|p| (p.name.clone(), serde_json::Value::String(placeholder(p))))
-        .collect();
-    if !body.is_empty() {
-        words.extend(["-H".to_owned(), quote("Content-Type: application/json")]);
-        words.extend(["--data".to_owned(), quote(&serde_json::Value::Object(body).to_string())]);
-    }
-    words.push(quote(&target));
+    words.extend(["--url".to_owned(), quote(&request.url)]);
     words.join(" ")
 }
 
@@ -171,43 +175,55 @@ fn encode(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use catalogue::call::Param;
+    use serde_json::json;
 
-    fn param(name: &str, place: Place) -> Param {
-        Param { name: name.into(), place, kind: Some("string"), required: true }
+    fn request(method: &str, url: &str, headers: &[(&str, &str)], body: Option<Body>) -> Request {
+        Request {
+            method: method.into(),
+            method_declared: true,
+            url: url.into(),
+            headers: headers.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect(),
+            body,
+            sent: Vec::new(),
+            optional: Vec::new(),
+            gaps: Vec::new(),
+        }
     }
 
     #[test]
-    fn a_get_puts_query_parameters_in_the_url() {
-        let c =
-            curl("https://a.example/w?x=1", Some("GET"), &[param("city", Place::Query), param("a b", Place::Query)]);
-        assert_eq!(c, "curl -i 'https://a.example/w?x=1&city=<string>&a%20b=<string>'");
+    fn a_get_is_the_url_alone_passed_with_url_and_globoff() {
+        let c = curl(&request("GET", "https://a.example/w?x=1&city=Paris", &[], None));
+        assert_eq!(c, "curl -i --globoff --url 'https://a.example/w?x=1&city=Paris'");
+        assert_eq!(
+            curl(&request("HEAD", "https://a.example/", &[], None)),
+            "curl -i --globoff --head --url 'https://a.example/'"
+        );
     }
 
     #[test]
-    fn a_post_sends_a_json_body_and_headers() {
-        let c =
-            curl("https://a.example/p", Some("POST"), &[param("token", Place::Body), param("X-Key", Place::Header)]);
+    fn a_post_sends_raw_json_and_headers() {
+        let body = Body::Json(json!({"token": "@/etc/passwd", "n": 5}).as_object().unwrap().clone());
+        let c = curl(&request("POST", "https://a.example/p", &[("X-Key", "<X-Key>")], Some(body)));
         assert_eq!(
             c,
-            "curl -i -X POST -H 'X-Key: <string>' -H 'Content-Type: application/json' --data '{\"token\":\"<string>\"}' 'https://a.example/p'"
+            "curl -i --globoff -X POST -H 'X-Key: <X-Key>' -H 'Content-Type: application/json' --data-raw '{\"token\":\"@/etc/passwd\",\"n\":5}' --url 'https://a.example/p'"
         );
     }
 
     #[test]
-    fn a_get_with_body_fields_stays_a_get() {
-        let c = curl("https://a.example/g", Some("GET"), &[param("q", Place::Body)]);
-        assert!(
-            c.starts_with("curl -i -X GET -H 'Content-Type: application/json' --data '{\"q\":\"<string>\"}'"),
-            "{c}"
-        );
+    fn form_fields_are_strings_never_files() {
+        let body = Body::Form { multipart: true, fields: vec![("file".into(), "@/etc/passwd".into())] };
+        let c = curl(&request("POST", "https://a.example/f", &[], Some(body)));
+        assert!(c.contains("--form-string 'file=@/etc/passwd'"), "{c}");
+        let body = Body::Form { multipart: false, fields: vec![("a b".into(), "x&y".into())] };
+        assert!(curl(&request("POST", "https://a.example/f", &[], Some(body))).contains("--data-urlencode 'a%20b=x&y'"));
     }
 
     #[test]
     fn quoting_keeps_hostile_text_one_argument() {
         assert_eq!(quote("it's"), r"'it'\''s'");
         // The shell reads each quoted word back as the text it came from.
-        for hostile in ["'; rm -rf ~; echo '", "$(id)", "`id`", "a\\'b", "\"\n\""] {
+        for hostile in ["'; rm -rf ~; echo '", "$(id)", "`id`", "a\\'b", "\"\n\"", "!!", "-o/tmp/x"] {
             let out = std::process::Command::new("sh").arg("-c").arg(format!("printf %s {}", quote(hostile))).output();
             if let Ok(out) = out {
                 assert_eq!(String::from_utf8_lossy(&out.stdout), hostile);
