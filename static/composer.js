@@ -10,6 +10,7 @@ import {
   API_VERSION,
   DEFAULT_LIMIT,
   FILTER_ERRORS,
+  HIDDEN,
   LIMIT_MAX_DIGITS,
   MAX_DECIMALS,
   MAX_DIGITS,
@@ -749,11 +750,23 @@ async function answer(fetchJson, text, given) {
 // ---------------------------------------------------------------------------------------
 // Rendering. DOM nodes and text only: catalogue text is never parsed as HTML.
 
-/** An element with attributes and children (strings become text nodes; null is skipped). */
+/** Text with each hidden character (a control, a bidirectional override: HIDDEN, from
+ * crates/catalogue/src/hidden.rs) written as a visible escape, `[U+202E]`, as every page
+ * the site builds writes it: listing text can neither reverse a title nor hide. */
+export function visible(text) {
+  return text.replace(HIDDEN_CHARACTER, (c) => `[U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}]`);
+}
+const HIDDEN_CHARACTER = new RegExp(
+  `[${HIDDEN.map(([first, last]) => `\\u{${first.toString(16)}}-\\u{${last.toString(16)}}`).join("")}]`,
+  "gu",
+);
+
+/** An element with attributes and children (strings become text nodes, hidden characters
+ * made visible; null is skipped). */
 export function el(doc, tag, attributes, ...children) {
   const node = doc.createElement(tag);
-  for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, String(value));
-  node.append(...children.filter((c) => c !== null && c !== undefined));
+  for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, visible(String(value)));
+  node.append(...children.filter((c) => c !== null && c !== undefined).map((c) => (typeof c === "string" ? visible(c) : c)));
   return node;
 }
 

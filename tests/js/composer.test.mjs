@@ -19,6 +19,7 @@ import {
   shortTitle,
   tokenFile,
   tokenise,
+  visible,
   words,
 } from "../../static/composer.js";
 
@@ -1023,5 +1024,20 @@ describe("render", () => {
     const { container, doc } = await rendered("weather", {});
     render(container, { error: { code: "SOURCE_UNAVAILABLE", message: "m", fix: "f" } }, doc);
     assert.ok(!container.textContent.includes("matched"));
+  });
+});
+
+describe("hidden characters", () => {
+  // Expected values worked out by hand from content/method.md#call, not by running Rust.
+  test("controls and bidirectional overrides are written as visible escapes, as the pages write them", () => {
+    assert.equal(visible("Invoice \u202egpj.exe"), "Invoice [U+202E]gpj.exe");
+    assert.equal(visible("a\u0000b\u001b[31m\u0085\u2066x\u2069"), "a[U+0000]b[U+001B][31m[U+0085][U+2066]x[U+2069]");
+    assert.equal(visible("tab\tline\nbreak é 中 \u00a0"), "tab\tline\nbreak é 中 \u00a0");
+  });
+
+  test("rendered text never carries them", () => {
+    const container = new FakeElement("section");
+    render(container, { error: { code: "INVALID_FILTER", message: "bad \u202eInvoice \u202egpj.exe" } }, fakeDocument());
+    assert.equal(container.textContent, "bad [U+202E]Invoice [U+202E]gpj.exe");
   });
 });

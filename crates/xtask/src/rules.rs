@@ -46,6 +46,7 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("METHOD_VERSION", json!(DISCOVERY_METHOD_VERSION), "method::DISCOVERY_METHOD_VERSION"),
         ("EXPLORE_VERSION", json!(EXPLORE_VERSION), "explore::EXPLORE_VERSION"),
         ("API_VERSION", json!(API_VERSION), "site::api::method::API_VERSION"),
+        ("HIDDEN", json!(hidden_ranges()), "catalogue::hidden::is_hidden, as [first, last] code point ranges"),
         ("MIN_TOKEN_CHARS", json!(MIN_TOKEN_CHARS), "method::query::MIN_TOKEN_CHARS"),
         ("MAX_TOKENS", json!(MAX_TOKENS), "method::query::MAX_TOKENS"),
         ("DEFAULT_LIMIT", json!(DEFAULT_LIMIT), "method::query::DEFAULT_LIMIT"),
@@ -119,6 +120,19 @@ fn filter_errors() -> Value {
         "unknown_network": template(unknown(vec![known.into()])),
         "no_networks": template(unknown(vec![])),
     })
+}
+
+/// The characters pages show as visible escapes (`catalogue::hidden`), as inclusive
+/// ranges of code points, read off `is_hidden` itself.
+fn hidden_ranges() -> Vec<[u32; 2]> {
+    let mut ranges: Vec<[u32; 2]> = Vec::new();
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|c| catalogue::hidden::is_hidden(*c)) {
+        match ranges.last_mut() {
+            Some(last) if last[1] + 1 == c as u32 => last[1] = c as u32,
+            _ => ranges.push([c as u32, c as u32]),
+        }
+    }
+    ranges
 }
 
 /// The longest token, in UTF-8 bytes, that names its own files (else `u-` and its hex,
