@@ -883,7 +883,7 @@ fn the_static_api_page_is_published_linked_and_its_examples_are_real() {
     let method = fs::read_to_string(out.join(names::root_dir(&names::method_page())).join("index.html")).unwrap();
     assert!(method.contains(&format!("href=\"{address}\"")), "the method page does not link the format page");
     for d in REAL_DATES {
-        assert_eq!(json_file(&out.join(d).join(names::MANIFEST_FILE))["docs"], absolute.as_str(), "{d}");
+        assert_eq!(json_file(&out.join(d).join(names::MANIFEST.file(&[])))["docs"], absolute.as_str(), "{d}");
     }
     // The examples are the built files, every key of them.
     let pending: [&str; 0] = [];

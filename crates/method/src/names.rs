@@ -37,16 +37,11 @@ pub const SEGMENTS_DIR: &str = "segment/";
 pub const NO_USD_PRICE_DIR: &str = "price/no-usd-price/";
 /// The resources new since the previous snapshot, as an Atom feed.
 pub const FEED_FILE: &str = "feed.xml";
-/// What happened to every listing that did not become a plain ranked entry, as JSON
-/// (the page is [`REPORT_DIR`]).
-pub const REPORT_FILE: &str = "api/report.json";
 /// The JSON APIs' folder (docs/static-api.md).
 pub const API_DIR: &str = "api/";
 /// At the site's root: every published snapshot, newest first, with where its pages and
 /// API are (what a search that found nothing reads to say where the words do match).
 pub const SNAPSHOTS_FILE: &str = "snapshots.json";
-/// The method API's manifest ([`MANIFEST`]): a folder holding it is a finished build of its date.
-pub const MANIFEST_FILE: &str = "api/manifest.json";
 /// The assets every page links to (stylesheet, scripts, icon).
 pub const STATIC_DIR: &str = "static/";
 /// The assets pages name, in [`STATIC_DIR`].
@@ -176,7 +171,10 @@ pub const PACKS: ApiFile = ApiFile("packs/{token_file}.json");
 pub const BROWSE_PACK: ApiFile = ApiFile("packs/_browse.json");
 pub const ANSWERS: ApiFile = ApiFile("q/{token_file}.json");
 pub const PRICES: ApiFile = ApiFile("prices.json");
+/// What happened to every listing that did not become a plain ranked entry (the page
+/// is [`REPORT_DIR`]).
 pub const REPORT: ApiFile = ApiFile("report.json");
+/// A folder holding its manifest is a finished build of its date.
 pub const MANIFEST: ApiFile = ApiFile("manifest.json");
 
 /// Explore's API (docs/static-api.md, "Explore"): its manifest, sharded sections (terms,
@@ -302,15 +300,12 @@ pub fn network_key(caip2: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The constants spelled out for the two files whose names other code needs as
-    /// plain strings are the templates' own.
     #[test]
     fn api_files_fill_their_templates() {
         assert_eq!(SHARDS.file(&[&7]), "api/shards/7.json");
         assert_eq!(SHARD_PARTS.file(&[&"u-e9", &2]), "api/shards/parts/u-e9/2.json");
         assert_eq!(BROWSE_PACK.file(&[]), "api/packs/_browse.json");
-        assert_eq!(MANIFEST.file(&[]), MANIFEST_FILE);
-        assert_eq!(REPORT.file(&[]), REPORT_FILE);
+        assert_eq!(MANIFEST.file(&[]), "api/manifest.json");
         assert_eq!(record_block_file(3), "api/records/3.json");
     }
 

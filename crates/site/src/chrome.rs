@@ -64,7 +64,7 @@ impl Links {
             segments: at(names::SEGMENTS_DIR),
             corrections: at(names::CORRECTIONS_DIR),
             report: at(names::REPORT_DIR),
-            report_json: at(names::REPORT_FILE),
+            report_json: at(&names::REPORT.file(&[])),
             api: at(names::API_DIR),
         }
     }

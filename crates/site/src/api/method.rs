@@ -292,7 +292,7 @@ pub(crate) fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Res
     let browse = 0..index.entries.len().min(BROWSE_PACK_LEN);
     sink(vec![
         (names::BROWSE_PACK.file(&[]), records.pack(browse)),
-        (names::MANIFEST_FILE.into(), to_bytes(&manifest(index, method, buckets, &split))),
+        (names::MANIFEST.file(&[]), to_bytes(&manifest(index, method, buckets, &split))),
         (names::REPORT.file(&[]), to_bytes(&ReportFile::of(index, method))),
     ])
 }

@@ -103,7 +103,7 @@ pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> Folder
              the method page how to read them."
                 .to_owned(),
             vec![
-                FolderItem { label: "manifest.json".into(), href: in_folder(names::MANIFEST_FILE), note: None },
+                FolderItem { label: "manifest.json".into(), href: in_folder(&names::MANIFEST.file(&[])), note: None },
                 FolderItem { label: "report.json".into(), href: Some(links.report_json.clone()), note: None },
                 FolderItem { label: "prices.json".into(), href: in_folder(&names::PRICES.file(&[])), note: None },
                 FolderItem {

@@ -92,7 +92,7 @@ pub(crate) fn default_date(dates: &[DateLink]) -> Option<&str> {
 fn date_links(output: &Output) -> Result<Vec<DateLink>, Error> {
     let mut links = Vec::new();
     for d in built_dates(output)? {
-        let path = output.path(names::root_dir(&names::in_snapshot(&d, names::MANIFEST_FILE)))?;
+        let path = output.path(names::root_dir(&names::in_snapshot(&d, &names::MANIFEST.file(&[]))))?;
         let manifest: serde_json::Value = serde_json::from_slice(&fs::read(&path).map_err(|e| Error::io(&path, e))?)
             .map_err(|e| Error::input(&path, e.to_string()))?;
         let snapshot = &manifest["snapshot"];
@@ -115,7 +115,7 @@ fn built_dates(output: &Output) -> Result<Vec<String>, Error> {
     for entry in fs::read_dir(output.root()).map_err(|e| Error::io(output.root(), e))? {
         let entry = entry.map_err(|e| Error::io(output.root(), e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if parse_date(&name).is_ok() && entry.path().join(names::MANIFEST_FILE).is_file() {
+        if parse_date(&name).is_ok() && entry.path().join(names::MANIFEST.file(&[])).is_file() {
             dates.push(name);
         }
     }
