@@ -127,7 +127,7 @@ impl Request {
         let query: Vec<String> = sent
             .iter()
             .filter(|s| s.place == Place::Query)
-            .map(|s| format!("{}={}", encode(&s.name), encode(&text(&s.value))))
+            .map(|s| format!("{}={}", percent_encode(&s.name), percent_encode(&text(&s.value))))
             .collect();
         let query = query_given.into_iter().map(str::to_owned).chain(query).collect::<Vec<_>>().join("&");
         if !query.is_empty() {
@@ -273,7 +273,7 @@ fn fill_route(base: &str, sent: &[ParamValue]) -> String {
             let name =
                 segment.strip_prefix(':').or_else(|| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')));
             match name.and_then(|n| sent.iter().find(|s| s.place == Place::Path && s.name == n)) {
-                Some(s) => encode(&text(&s.value)),
+                Some(s) => percent_encode(&text(&s.value)),
                 None => segment.to_owned(),
             }
         })
@@ -285,8 +285,9 @@ fn fill_route(base: &str, sent: &[ParamValue]) -> String {
     }
 }
 
-/// Percent-encoded but for the unreserved characters (RFC 3986).
-fn encode(text: &str) -> String {
+/// Percent-encoded but for the unreserved characters (RFC 3986): how a name or value
+/// goes into a URL, and a form field's name into curl's `name=value`.
+pub fn percent_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),

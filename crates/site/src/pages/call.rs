@@ -4,7 +4,7 @@
 
 use super::usd;
 use method::index::{Entry, Price};
-use method::request::{Body, ParamValue, Request};
+use method::request::{percent_encode, Body, ParamValue, Request};
 use method::Method;
 
 /// One way to pay, as the listing offers it.
@@ -144,12 +144,12 @@ pub(crate) fn curl(request: &Request) -> String {
         }
         Some(Body::Form { multipart: true, fields }) => {
             for (name, value) in fields {
-                words.extend(["--form-string".to_owned(), quote(&format!("{}={value}", encode(name)))]);
+                words.extend(["--form-string".to_owned(), quote(&format!("{}={value}", percent_encode(name)))]);
             }
         }
         Some(Body::Form { multipart: false, fields }) => {
             for (name, value) in fields {
-                words.extend(["--data-urlencode".to_owned(), quote(&format!("{}={value}", encode(name)))]);
+                words.extend(["--data-urlencode".to_owned(), quote(&format!("{}={value}", percent_encode(name)))]);
             }
         }
     }
@@ -160,16 +160,6 @@ pub(crate) fn curl(request: &Request) -> String {
 /// Single-quoted for a POSIX shell: nothing inside is special but `'`, written `'\''`.
 pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// A query parameter's name, percent-encoded but for unreserved characters.
-fn encode(name: &str) -> String {
-    name.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[cfg(test)]
