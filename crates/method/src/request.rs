@@ -250,12 +250,14 @@ fn split_query(url: &str) -> (&str, Vec<&str>) {
 /// The names a URL's path gives as route templates: segments `:name` or `{name}`.
 fn route_templates(base: &str) -> Vec<&str> {
     let path = base.split_once("://").map_or(base, |(_, rest)| rest.split_once('/').map_or("", |(_, p)| p));
-    path.split('/')
-        .filter_map(|segment| {
-            segment.strip_prefix(':').or_else(|| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-        })
-        .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .collect()
+    path.split('/').filter_map(template_name).collect()
+}
+
+/// The parameter a path segment names, when it is a route template: `:name`, `{name}`.
+fn template_name(segment: &str) -> Option<&str> {
+    let name = segment.strip_prefix(':').or_else(|| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')))?;
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    plain.then_some(name)
 }
 
 /// The URL with each route template replaced by its parameter's value, percent-encoded.
@@ -270,9 +272,7 @@ fn fill_route(base: &str, sent: &[ParamValue]) -> String {
     let segments: Vec<String> = path
         .split('/')
         .map(|segment| {
-            let name =
-                segment.strip_prefix(':').or_else(|| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')));
-            match name.and_then(|n| sent.iter().find(|s| s.place == Place::Path && s.name == n)) {
+            match template_name(segment).and_then(|n| sent.iter().find(|s| s.place == Place::Path && s.name == n)) {
                 Some(s) => percent_encode(&text(&s.value)),
                 None => segment.to_owned(),
             }
