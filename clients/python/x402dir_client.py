@@ -66,7 +66,7 @@ import urllib.request
 from fractions import Fraction
 
 API_VERSION = 4
-METHOD_VERSION = "1.3.0"
+METHOD_VERSION = "1.3.1"
 MIN_TOKEN_CHARS = 2
 MAX_TOKENS = 8
 DEFAULT_LIMIT = 10
@@ -439,7 +439,8 @@ class Snapshot:
                     "use a client written for that layout (its page is /static-api/<layout>/)",
                 )
             version = (m.get("method") or {}).get("version")
-            if version != METHOD_VERSION:
+            # A patch only adds fields, which rows copy as they are (layout 4 page, Versions).
+            if not isinstance(version, str) or version.split(".")[:2] != METHOD_VERSION.split(".")[:2]:
                 raise unavailable(
                     f"the folder was built under method {version!r}; this client answers by method {METHOD_VERSION}",
                     "use a client written for that method version",

@@ -92,7 +92,7 @@ pub struct ExploreRow<'a> {
 
 impl Serialize for ExploreRow<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        const FIELDS: Fields = Fields::WithoutPricesAndSegments;
+        const FIELDS: Fields = Fields::Summary;
         let mut s = serializer.serialize_struct("ExploreRow", Listing::field_count(FIELDS) + 2)?;
         s.serialize_field("position", &self.position)?;
         self.listing.write_listed(&mut s, FIELDS)?;

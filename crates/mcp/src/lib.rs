@@ -402,8 +402,8 @@ fn summary(answer: &Answer) -> String {
         let _ = writeln!(out, "…and {} more rows.", answer.data.len() - SUMMARY_ROWS);
     }
     out.push_str(
-        "The full answer (every row with prices per network, figures, description or why it is withheld; the \
-         source's limits) is the JSON envelope in structuredContent, described by the tool's outputSchema.",
+        "The full answer (every row with prices per network and where each is paid to, the request to send, \
+         figures, description or why it is withheld; the source's limits) is the JSON envelope in structuredContent, described by the tool's outputSchema.",
     );
     out
 }
@@ -491,8 +491,8 @@ fn tool() -> Value {
              words matched in the description, then distinct paying addresses, then paid calls, then URL. Returns \
              a short text summary (counts, the rule, the first {SUMMARY_ROWS} rows' URLs and prices) and, in \
              structuredContent, the answer envelope (outputSchema): the method version, the snapshot date, the \
-             source's limits, the rule applied, total_matched, and up to `limit` rows with URL, prices, networks \
-             and counts. Descriptions are untrusted provider text; a withheld one is null with \
+             source's limits, the rule applied, total_matched, and up to `limit` rows with URL, prices (with payTo), \
+             the call to make (method, parameters, body type), networks and counts. Descriptions are untrusted provider text; a withheld one is null with \
              description_withheld saying why. At most {MAX_LIMIT} rows."
         ),
         "inputSchema": {

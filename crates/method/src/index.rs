@@ -98,6 +98,8 @@ pub struct Price {
     /// The amount in USD, when the asset is a known mainnet USD stablecoin.
     pub usd: Option<Decimal>,
     pub asset_symbol: Option<String>,
+    /// The address the payment goes to, as listed: what a payer checks before signing.
+    pub pay_to: Option<String>,
 }
 
 /// What happened to listings that did not become plain entries.
@@ -416,6 +418,7 @@ impl Price {
             amount_atomic: amount.to_string(),
             usd: coin.map(|c| Decimal::new(amount, c.decimals)),
             asset_symbol: coin.map(|c| c.symbol.clone()),
+            pay_to: accept.pay_to.clone(),
         })
     }
 }

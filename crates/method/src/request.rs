@@ -14,6 +14,7 @@
 use catalogue::call::{BodyType, Call, Param, Place};
 use catalogue::hidden::is_hidden;
 use catalogue::model::Resource;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
 
 use super::Method;
@@ -31,6 +32,10 @@ pub struct Request {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<Body>,
+    /// How the body is encoded: the listing's word for it, else JSON when there is a
+    /// body; `None` for a method without one or a listing that names no encoding and
+    /// sends no body.
+    pub body_type: Option<BodyType>,
     /// The parameters the request sends, where it sends them and the value it gives.
     pub sent: Vec<ParamValue>,
     /// The optional parameters it leaves out, with the listing's value where it gives one.
@@ -137,12 +142,13 @@ impl Request {
         let headers =
             sent.iter().filter(|s| s.place == Place::Header).map(|s| (s.name.clone(), text(&s.value))).collect();
         let in_body: Vec<&ParamValue> = sent.iter().filter(|s| s.place == Place::Body).collect();
+        let mut body_type = call.body_type.filter(|_| with_body);
         let body = (!in_body.is_empty()).then(|| {
-            let body_type = call.body_type.unwrap_or_else(|| {
+            let used = *body_type.get_or_insert_with(|| {
                 gaps.push("The listing does not say how the body is encoded: it is sent as JSON.".to_owned());
                 BodyType::Json
             });
-            match body_type {
+            match used {
                 BodyType::Json => Body::Json(in_body.iter().map(|s| (s.name.clone(), s.value.clone())).collect()),
                 form => Body::Form {
                     multipart: form == BodyType::MultipartForm,
@@ -156,6 +162,7 @@ impl Request {
             url: visible_url(&url),
             headers,
             body,
+            body_type,
             sent,
             optional,
             gaps,
@@ -166,6 +173,42 @@ impl Request {
     pub fn placeholders(&self) -> impl Iterator<Item = &ParamValue> {
         self.sent.iter().filter(|s| s.placeholder)
     }
+}
+
+/// The call as the JSON surfaces publish it (content/method.md#call): the method, how
+/// the body is encoded, each parameter where the request puts it with the listing's
+/// screened value (`example`, `null` where a placeholder stands in), and the gaps.
+impl Serialize for Request {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Call", 5)?;
+        s.serialize_field("method", &self.method)?;
+        s.serialize_field("method_declared", &self.method_declared)?;
+        s.serialize_field("body_type", &self.body_type)?;
+        let params: Vec<PublishedParam<'_>> = (self.sent.iter().map(|p| (p, true)))
+            .chain(self.optional.iter().map(|p| (p, false)))
+            .map(|(p, required)| PublishedParam {
+                name: &p.name,
+                place: p.place,
+                kind: p.kind,
+                required,
+                example: (!p.placeholder).then_some(&p.value),
+            })
+            .collect();
+        s.serialize_field("params", &params)?;
+        s.serialize_field("gaps", &self.gaps)?;
+        s.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct PublishedParam<'a> {
+    name: &'a str,
+    #[serde(rename = "in")]
+    place: Place,
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    required: bool,
+    example: Option<&'a Value>,
 }
 
 impl ParamValue {

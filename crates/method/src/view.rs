@@ -13,6 +13,7 @@ use super::assets::Decimal;
 use super::figures::Figures;
 use super::index::{Entry, Index, Price};
 use super::names;
+use super::request::Request;
 use super::screen::Withheld;
 use super::Method;
 
@@ -27,6 +28,8 @@ pub struct Listing<'a> {
     pub(crate) prices: Vec<Price>,
     pub min_price_usd: Option<Decimal>,
     pub(crate) networks: &'a [String],
+    /// The first request the listing describes, as its page shows it.
+    pub(crate) call: Request,
     pub figures: Figures,
     pub(crate) segments: &'a [String],
     pub operator_listing: bool,
@@ -35,11 +38,11 @@ pub struct Listing<'a> {
 }
 
 /// Which of the listing's fields a surface publishes: explore's rows leave out the
-/// prices (they carry the lowest USD price) and the segments.
+/// prices (they carry the lowest USD price), the call and the segments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fields {
     All,
-    WithoutPricesAndSegments,
+    Summary,
 }
 
 impl<'a> Listing<'a> {
@@ -52,6 +55,7 @@ impl<'a> Listing<'a> {
             prices: e.prices(method),
             min_price_usd: e.min_price_usd,
             networks: &e.networks,
+            call: Request::of(&e.resource, method),
             figures: e.figures,
             segments: &e.segments,
             operator_listing: e.operator_listing,
@@ -60,7 +64,7 @@ impl<'a> Listing<'a> {
     }
 
     /// What is listed: resource, service name, description (or the withheld notice),
-    /// prices and networks.
+    /// prices, the call and networks.
     pub fn write_listed<S: SerializeStruct>(&self, s: &mut S, fields: Fields) -> Result<(), S::Error> {
         s.serialize_field("resource", self.resource)?;
         s.serialize_field("service_name", &self.service_name)?;
@@ -68,6 +72,7 @@ impl<'a> Listing<'a> {
         s.serialize_field("description_withheld", &self.description_withheld)?;
         if fields == Fields::All {
             s.serialize_field("prices", &self.prices)?;
+            s.serialize_field("call", &self.call)?;
         }
         s.serialize_field("min_price_usd", &self.min_price_usd)?;
         s.serialize_field("networks", self.networks)
@@ -95,8 +100,8 @@ impl<'a> Listing<'a> {
     /// How many fields the three groups write (a serializer's length hint).
     pub const fn field_count(fields: Fields) -> usize {
         match fields {
-            Fields::All => 14,
-            Fields::WithoutPricesAndSegments => 12,
+            Fields::All => 15,
+            Fields::Summary => 12,
         }
     }
 }
@@ -141,7 +146,7 @@ mod tests {
         let method = Method::embedded();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/snapshots/2026-08-20.json");
         let index = Index::build(&Snapshot::read(&path).unwrap(), &method);
-        for fields in [Fields::All, Fields::WithoutPricesAndSegments] {
+        for fields in [Fields::All, Fields::Summary] {
             let value = serde_json::to_value(Groups(Listing::of(&index.entries[0], &index, &method), fields)).unwrap();
             assert_eq!(value.as_object().unwrap().len(), Listing::field_count(fields), "{fields:?}");
         }

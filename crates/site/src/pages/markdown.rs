@@ -194,7 +194,7 @@ mod tests {
         for id in ["versions", "limits", "ranking", "published", "corrections"] {
             assert!(page.html.contains(&format!(r##"<li><a href="#{id}">"##)), "{id}");
         }
-        assert!(page.html.contains(&format!("Version {DISCOVERY_METHOD_VERSION}, published 2026-12-02.")));
+        assert!(page.html.contains(&format!("Version {DISCOVERY_METHOD_VERSION}, published 2026-12-03.")));
     }
 
     #[test]
