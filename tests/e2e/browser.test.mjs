@@ -372,6 +372,40 @@ test("with JavaScript off, a search says it needs JavaScript and offers browse, 
   await context.close();
 });
 
+test("on a 390 px phone, the paying program copies with one tap, exactly as shown, and stays selectable without JavaScript", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  const slug = readdirSync(join(publicDir, DATE, "r"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).find((s) => s.startsWith("api.heurist.xyz") || s.startsWith("mesh.heurist.xyz"));
+  const started = Date.now();
+  await page.goto(`${server.origin}/${DATE}/r/${slug}/`);
+  const button = page.locator('button.copy-button[data-copy="pay-js"]');
+  await button.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await button.tap();
+  await page.waitForFunction(() => document.querySelector('button[data-copy="pay-js"]').textContent === "Copied");
+  const elapsed = Date.now() - started;
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, await page.textContent("#pay-js"));
+  assert.match(copied, /wrapFetchWithPayment/);
+  assert.match(copied, /process\.env\.EVM_PRIVATE_KEY/);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `page is ${width} px wide`);
+  assert.deepEqual(problems, []);
+  console.log(`copying the paying program on a 390 x 844 phone: load, scroll ${Math.round(scrolled)} px, 1 tap; ${elapsed} ms scripted`);
+  await context.close();
+  // Without JavaScript the button stays hidden and the program is there to select.
+  const plain = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const bare = await plain.newPage();
+  await bare.goto(`${server.origin}/${DATE}/r/${slug}/`);
+  assert.equal(await bare.isVisible('button[data-copy="pay-js"]'), false);
+  assert.match(await bare.textContent("#pay-js"), /wrapFetchWithPayment/);
+  await plain.close();
+});
+
 /** A 390 × 844 phone, with page errors collected. */
 async function phone() {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });

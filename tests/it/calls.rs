@@ -71,8 +71,7 @@ fn declared(item: &Value) -> (Option<String>, Vec<Required>) {
 fn shown_call(page: &str) -> String {
     let marker = r#"<pre class="copy" id="curl" tabindex="0"><code>"#;
     let start = page.find(marker).expect("a request to copy") + marker.len();
-    let text = &page[start..start + page[start..].find("</code>").unwrap()];
-    text.replace("&#34;", "\"").replace("&#39;", "'").replace("&#60;", "<").replace("&#62;", ">").replace("&#38;", "&")
+    unescape(&page[start..start + page[start..].find("</code>").unwrap()])
 }
 
 /// Runs every command through `sh`, with a `curl` that writes its arguments, each
@@ -197,6 +196,126 @@ fn check(url: &str, item: &Value, args: &[String]) -> Vec<String> {
     wrong
 }
 
+/// Every record of every dated folder under `out`, by date and resource URL.
+fn records_by_resource(out: &Path) -> BTreeMap<(String, String), Value> {
+    let mut records = BTreeMap::new();
+    for dated in fs::read_dir(out).unwrap().flatten() {
+        let blocks = dated.path().join("api/records");
+        for block in fs::read_dir(&blocks).into_iter().flatten().flatten() {
+            let list: Value = serde_json::from_slice(&fs::read(block.path()).unwrap()).unwrap();
+            for record in list.as_array().unwrap() {
+                let date = dated.file_name().to_string_lossy().into_owned();
+                records.insert((date, record["resource"].as_str().unwrap().to_owned()), record.clone());
+            }
+        }
+    }
+    records
+}
+
+/// The record's `call` and `pay_to` (method 1.3.1) against the page's command and the
+/// listing: the same method, every required parameter where the command sends it, and
+/// each price paid to the address its payment option names.
+fn check_record(item: &Value, args: &[String], record: &Value) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let call = &record["call"];
+    let sent_method = match args.iter().position(|a| a == "-X") {
+        Some(i) => args[i + 1].clone(),
+        None if args.iter().any(|a| a == "--head") => "HEAD".to_owned(),
+        None => "GET".to_owned(),
+    };
+    if call["method"] != Value::String(sent_method.clone()) {
+        wrong.push(format!("record says {} and the page sends {sent_method}", call["method"]));
+    }
+    let (_, required) = declared(item);
+    let params = call["params"].as_array().cloned().unwrap_or_default();
+    // A path parameter the URL has no place for is a gap the record states; the x402
+    // exchange's own headers are the paying client's.
+    let exchange = ["x-payment", "payment-signature", "x-payment-response", "payment-required"];
+    for r in required.iter().filter(|r| r.place != "path" && !exchange.contains(&r.name.to_ascii_lowercase().as_str()))
+    {
+        let Some(p) = params.iter().find(|p| p["name"] == Value::String(r.name.clone())) else {
+            wrong.push(format!("the record's call leaves out the required {}", r.name));
+            continue;
+        };
+        if p["required"] != Value::Bool(true) {
+            wrong.push(format!("the record's call does not send the required {}", r.name));
+        }
+        let url = args.last().map(String::as_str).unwrap_or("");
+        let found = match p["in"].as_str() {
+            Some("query") => url.contains(&format!("{}=", encoded(&r.name))),
+            Some("header") => args.iter().any(|a| a.starts_with(&format!("{}: ", r.name))),
+            Some("body") => args.iter().any(|a| a.contains(&r.name) || a.contains(&encoded(&r.name))),
+            Some("path") => true,
+            other => {
+                wrong.push(format!("{}: in {other:?}", r.name));
+                true
+            }
+        };
+        if !found {
+            wrong.push(format!("the record puts {} in {} and the page's command does not", r.name, p["in"]));
+        }
+    }
+    let accepts = item["accepts"].as_array().cloned().unwrap_or_default();
+    for price in record["prices"].as_array().into_iter().flatten() {
+        // An empty payTo is read as none.
+        let pay_to = |a: &Value| a["payTo"].as_str().filter(|p| !p.is_empty()).map(str::to_owned);
+        let listed = accepts.iter().any(|a| {
+            pay_to(a).map(Value::String).unwrap_or(Value::Null) == price["pay_to"]
+                && a["network"] == price["network"]
+                && a["asset"] == price["asset"]
+        });
+        if !listed {
+            wrong.push(format!("price paid to {} is no payment option of the listing", price["pay_to"]));
+        }
+    }
+    wrong
+}
+
+/// The programs that pay (pre#pay-js, pre#pay-py): the command's URL and method, and
+/// every exact payment option's payTo on an EVM network in the list they pay by.
+fn check_programs(item: &Value, args: &[String], page: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let v1_head = args.iter().any(|a| a == "--head") && item["x402Version"] != 2;
+    let evm_exact: Vec<&Value> = item["accepts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|a| a["scheme"] == "exact" && a["asset"].is_string())
+        .filter(|a| a["payTo"].as_str().is_some_and(|p| !p.is_empty()))
+        .filter(|a| a["maxAmountRequired"].as_str().or(a["amount"].as_str()).is_some_and(|n| n.parse::<u128>().is_ok()))
+        .filter(|a| {
+            a["network"].as_str().is_some_and(|n| n.starts_with("eip155:") || n == "base" || n == "base-sepolia")
+        })
+        .collect();
+    for id in ["pay-js", "pay-py"] {
+        let marker = format!(r#"<pre class="copy program" id="{id}" tabindex="0"><code>"#);
+        let Some(start) = page.find(&marker).map(|s| s + marker.len()) else {
+            if !evm_exact.is_empty() && !v1_head {
+                wrong.push(format!("no {id} program, though the listing offers exact on an EVM network"));
+            }
+            continue;
+        };
+        let code = unescape(&page[start..start + page[start..].find("</code>").unwrap()]);
+        let url = args.last().unwrap();
+        if !code.contains(&format!("\"{url}\"")) {
+            wrong.push(format!("{id} does not call the command's URL {url}"));
+        }
+        for a in &evm_exact {
+            if !code.contains(a["payTo"].as_str().unwrap()) {
+                wrong.push(format!("{id} leaves out the payTo {}", a["payTo"]));
+            }
+        }
+        if code.contains("PRIVATE_KEY=0x") || !code.contains("os.environ[") && !code.contains("process.env.") {
+            wrong.push(format!("{id} does not read its key from the environment"));
+        }
+    }
+    wrong
+}
+
+fn unescape(html: &str) -> String {
+    html.replace("&#34;", "\"").replace("&#39;", "'").replace("&#60;", "<").replace("&#62;", ">").replace("&#38;", "&")
+}
+
 #[test]
 fn every_resource_page_sends_what_its_listing_declares() {
     let dir = temp_dir("calls");
@@ -211,7 +330,7 @@ fn every_resource_page_sends_what_its_listing_declares() {
     let method = Method::embedded();
     publish::build(&snapshots, &out, &method).unwrap();
 
-    let (mut pages, mut commands, mut items) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut pages, mut commands, mut items, mut dates) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for path in &snapshots {
         let raw: Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
         let index = Index::read(path, &method).unwrap();
@@ -227,12 +346,18 @@ fn every_resource_page_sends_what_its_listing_declares() {
             commands.push(shown_call(&page));
             items.push((e.resource.url.clone(), (*by_url.get(e.resource.url.as_str()).expect("the item")).clone()));
             pages.push(page);
+            dates.push(index.header.date.clone());
         }
     }
     let args = arguments_as_the_shell_passes_them(&commands, &dir);
+    let records = records_by_resource(&out);
     let mut wrong = Vec::new();
-    for ((url, item), args) in items.iter().zip(&args) {
+    for ((((url, item), args), page), date) in items.iter().zip(&args).zip(&pages).zip(&dates) {
         for w in check(url, item, args) {
+            wrong.push(format!("{url}: {w}"));
+        }
+        let record = records.get(&(date.clone(), url.clone())).expect("a record for every page");
+        for w in check_record(item, args, record).into_iter().chain(check_programs(item, args, page)) {
             wrong.push(format!("{url}: {w}"));
         }
     }
@@ -281,4 +406,19 @@ fn the_check_finds_a_wrong_call() {
     let body = check("https://a/w", &item, &args(&["-i", "--globoff", "--data-raw", "{}", "--url", "https://a/w"]));
     assert_eq!(body.len(), 2, "{body:?}");
     assert_eq!(check("https://a/w", &item, &args(&["-i", "--url", "https://a/w"])).len(), 1);
+}
+
+#[test]
+fn the_record_check_finds_a_wrong_method_parameter_or_address() {
+    let item = serde_json::json!({"accepts": [{"network": "base", "asset": "0xa", "payTo": "0xpay",
+        "outputSchema": {"input": {"method": "GET", "queryParams": {"city": {"type": "string", "required": true}}}}}]});
+    let args: Vec<String> = ["-i", "--globoff", "--url", "https://a/w?city=x"].map(str::to_owned).to_vec();
+    let record = |method: &str, place: &str, pay_to: &str| {
+        serde_json::json!({"call": {"method": method, "params": [{"name": "city", "in": place, "required": true}]},
+            "prices": [{"network": "base", "asset": "0xa", "pay_to": pay_to}]})
+    };
+    assert!(check_record(&item, &args, &record("GET", "query", "0xpay")).is_empty());
+    assert_eq!(check_record(&item, &args, &record("POST", "query", "0xpay")).len(), 1);
+    assert_eq!(check_record(&item, &args, &record("GET", "header", "0xpay")).len(), 1);
+    assert_eq!(check_record(&item, &args, &record("GET", "query", "0xother")).len(), 1);
 }

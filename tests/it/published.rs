@@ -94,7 +94,8 @@ fn a_screening_change_is_refused_until_republished_with_a_correction_and_a_page_
     assert!(fs::read_to_string(&lock).unwrap().contains("screening=1.1.0"));
     for page in ["index.html", "search/index.html", "browse/index.html"] {
         let html = fs::read_to_string(out.join(DATE).join(page)).unwrap();
-        assert!(html.contains("corrected on 2026-12-05: this folder&#39;s answers were republished"), "{page}");
+        let notice = format!(r#"Answers republished on 2026-12-05: <a href="/{DATE}/corrections/">why"#);
+        assert!(html.contains(&notice), "{page}");
     }
     let log = fs::read_to_string(out.join(DATE).join("corrections/index.html")).unwrap();
     assert!(log.contains(&format!(r#"the published folder of <a href="/{DATE}/">{DATE}</a>"#)), "{log}");

@@ -51,6 +51,54 @@ pub struct Param {
     pub example: Option<Value>,
 }
 
+/// What the listing says a paid call answers: provider's claims, shown as such.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Output {
+    pub kind: OutputKind,
+    /// At most [`MAX_OUTPUT_BYTES`] of JSON; a larger object keeps its top-level keys,
+    /// each with the value `"…"`, and `cut` says so.
+    pub value: Value,
+    pub cut: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputKind {
+    /// An example answer (v2 `extensions.bazaar.info.output.example`).
+    Example,
+    /// The answer's fields and their types, as described (v1 `outputSchema.output`).
+    Fields,
+}
+
+/// Longest output description kept whole, in bytes of JSON.
+pub(crate) const MAX_OUTPUT_BYTES: usize = 2048;
+
+/// What an item says a paid call answers, when it says it with a JSON object or array.
+pub(crate) fn read_output(item: &Map<String, Value>) -> Option<Output> {
+    let v2 = item.get("extensions").and_then(|e| e.pointer("/bazaar/info/output/example"));
+    let (kind, value) = match v2.filter(|v| v.is_object() || v.is_array()) {
+        Some(example) => (OutputKind::Example, example),
+        None => {
+            let accepts = item.get("accepts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            let fields =
+                accepts.iter().take(16).find_map(|a| a.pointer("/outputSchema/output").filter(|o| o.is_object()));
+            (OutputKind::Fields, fields?)
+        }
+    };
+    let whole = serde_json::to_string(value).is_ok_and(|t| t.len() <= MAX_OUTPUT_BYTES);
+    if whole {
+        return Some(Output { kind, value: value.clone(), cut: false });
+    }
+    let keys: Map<String, Value> = value
+        .as_object()?
+        .keys()
+        .take(MAX_PARAMS)
+        .filter(|k| k.chars().count() <= MAX_PARAM_CHARS)
+        .map(|k| (k.clone(), Value::String("…".to_owned())))
+        .collect();
+    Some(Output { kind, value: Value::Object(keys), cut: true })
+}
+
 /// Where a parameter goes in the request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

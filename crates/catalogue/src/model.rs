@@ -47,6 +47,8 @@ pub struct Resource {
     /// How the listing says it is called (method, input parameters); boxed, as most of
     /// a large catalogue's listings leave it out.
     pub call: Option<Box<crate::call::Call>>,
+    /// What the listing says a paid call answers; boxed for the same reason.
+    pub output: Option<Box<crate::call::Output>>,
     pub drops: Vec<Drop>,
 }
 
@@ -315,6 +317,7 @@ impl Resource {
         let quality = read_quality(&mut r, obj.get("quality"));
         let schema_fields = read_schema_fields(obj);
         let call = crate::call::read_call(obj).map(Box::new);
+        let output = crate::call::read_output(obj).map(Box::new);
 
         Ok(Resource {
             url,
@@ -328,6 +331,7 @@ impl Resource {
             last_updated,
             schema_fields,
             call,
+            output,
             drops: r.drops,
         })
     }

@@ -52,6 +52,7 @@ pub const SEARCH_SCRIPT: &str = "search.js";
 pub const COMPOSER_SCRIPT: &str = "composer.js";
 pub const EXPLORE_PAGE_SCRIPT: &str = "explore-page.js";
 pub const STALE_SCRIPT: &str = "stale.js";
+pub const COPY_SCRIPT: &str = "copy.js";
 
 /// The site's root: the list of snapshots.
 pub const ROOT: &str = "/";

@@ -15,6 +15,8 @@ pub(crate) struct Chrome {
     /// What a reader must know before reading this snapshot's orders: partial, no usage
     /// counters (the answers' `meta.snapshot.notices`, word for word).
     pub(crate) notices: Vec<String>,
+    /// When this folder's published answers were last changed on purpose, and how often.
+    pub(crate) republished: Option<Republished>,
     /// The snapshot's walk: when the next was due and when it turns stale (fixed dates,
     /// from the walk's date); `None` on pages outside any snapshot.
     pub(crate) walk: Option<Walk>,
@@ -70,6 +72,11 @@ impl Links {
     }
 }
 
+pub(crate) struct Republished {
+    pub(crate) last: String,
+    pub(crate) times: usize,
+}
+
 /// The addresses of the stylesheet, icon and scripts, in one snapshot's folder.
 pub(crate) struct Assets {
     pub(crate) style: String,
@@ -77,6 +84,7 @@ pub(crate) struct Assets {
     pub(crate) search_script: String,
     pub(crate) explore_script: String,
     pub(crate) stale_script: String,
+    pub(crate) copy_script: String,
 }
 
 impl Assets {
@@ -88,6 +96,7 @@ impl Assets {
             search_script: at(names::SEARCH_SCRIPT),
             explore_script: at(names::EXPLORE_PAGE_SCRIPT),
             stale_script: at(names::STALE_SCRIPT),
+            copy_script: at(names::COPY_SCRIPT),
         }
     }
 }
@@ -105,15 +114,15 @@ impl Chrome {
 
     pub(crate) fn for_index(index: &Index, corrections: &Corrections) -> Chrome {
         let h = &index.header;
-        let mut notices = SnapshotRef::of(index).notices;
-        // A folder whose published answers were changed says so on every page
-        // (content/method.md#published).
-        for c in corrections.republications(&h.date) {
-            notices.push(format!("corrected on {}: this folder's answers were republished ({})", c.date, c.note));
-        }
+        let notices = SnapshotRef::of(index).notices;
+        // A folder whose published answers were changed says so on every page, in one
+        // line that links the log, where each change is told (content/method.md#published).
+        let entries = corrections.republications(&h.date);
+        let republished = entries.last().map(|last| Republished { last: last.date.clone(), times: entries.len() });
         Chrome {
             date: h.date.clone(),
             notices,
+            republished,
             walk: Some(Walk::of(&h.date)),
             in_snapshot: true,
             links: Links::of(&h.date),
@@ -131,6 +140,7 @@ impl Chrome {
         Chrome {
             date: latest_date.to_owned(),
             notices: Vec::new(),
+            republished: None,
             walk: None,
             in_snapshot: false,
             links: Links::of(latest_date),

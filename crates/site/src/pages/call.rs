@@ -2,7 +2,9 @@
 //! the method and inputs the listing names, and a request to copy. Built from the
 //! listing alone and shown as the provider's claims, never checked against the service.
 
+use super::pay::{paid_call, PaidCall};
 use super::usd;
+use catalogue::call::OutputKind;
 use method::index::{Entry, Price};
 use method::request::{percent_encode, Body, ParamValue, Request};
 use method::Method;
@@ -45,6 +47,20 @@ pub(crate) struct CallView {
     pub(crate) gaps: Vec<String>,
     /// The x402 exchange in three lines: the 402, the signed payment, the retry.
     pub(crate) steps: [String; 3],
+    /// Programs that pay and call with the official clients, or why there are none.
+    pub(crate) paid: Result<PaidCall, String>,
+    /// What the listing says a paid call answers.
+    pub(crate) output: Option<OutputView>,
+}
+
+pub(crate) struct OutputView {
+    /// "An example answer" or "The answer's fields", as the listing gives them.
+    pub(crate) label: &'static str,
+    /// Indented JSON.
+    pub(crate) json: String,
+    pub(crate) cut: bool,
+    /// It matched the screening list and is not shown.
+    pub(crate) withheld: bool,
 }
 
 pub(crate) fn call_view(e: &Entry, method: &Method) -> CallView {
@@ -106,7 +122,24 @@ pub(crate) fn call_view(e: &Entry, method: &Method) -> CallView {
             "3. Send the same request again with the {signature} header: a paid call answers 200 with the result, and the settlement in its {response} header."
         ),
     ];
+    let paid = paid_call(&r.accepts, r.x402_version, &request, method);
+    // Foreign text like a description: screened the same way (content/method.md#screening).
+    let output = r.output.as_deref().map(|o| {
+        let json = serde_json::to_string_pretty(&o.value).unwrap_or_default();
+        let withheld = method.screen.screen(&json).is_some();
+        OutputView {
+            label: match o.kind {
+                OutputKind::Example => "An example answer",
+                OutputKind::Fields => "The answer's fields and their types",
+            },
+            json: if withheld { String::new() } else { json },
+            cut: o.cut,
+            withheld,
+        }
+    });
     CallView {
+        paid,
+        output,
         lowest_usd: e.min_price_usd.map(|d| usd(Some(d))),
         options,
         curl: curl(&request),
@@ -165,6 +198,7 @@ pub(crate) fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use catalogue::call::BodyType;
     use serde_json::json;
 
     fn request(method: &str, url: &str, headers: &[(&str, &str)], body: Option<Body>) -> Request {
@@ -173,6 +207,11 @@ mod tests {
             method_declared: true,
             url: url.into(),
             headers: headers.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect(),
+            body_type: body.as_ref().map(|b| match b {
+                Body::Json(_) => BodyType::Json,
+                Body::Form { multipart: true, .. } => BodyType::MultipartForm,
+                Body::Form { multipart: false, .. } => BodyType::UrlencodedForm,
+            }),
             body,
             sent: Vec::new(),
             optional: Vec::new(),

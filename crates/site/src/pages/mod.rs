@@ -12,6 +12,7 @@ pub(crate) mod folder;
 pub(crate) mod home;
 pub(crate) mod list;
 pub(crate) mod markdown;
+pub(crate) mod pay;
 pub(crate) mod report;
 pub(crate) mod resource;
 pub mod root;
@@ -46,6 +47,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("explore.js", include_str!("../../../../static/explore.js")),
     (names::EXPLORE_PAGE_SCRIPT, include_str!("../../../../static/explore-page.js")),
     (names::STALE_SCRIPT, include_str!("../../../../static/stale.js")),
+    (names::COPY_SCRIPT, include_str!("../../../../static/copy.js")),
     (names::STYLE_FILE, include_str!("../../../../static/style.css")),
     (names::ICON_FILE, include_str!("../../../../static/favicon.svg")),
 ];
