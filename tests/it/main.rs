@@ -29,6 +29,7 @@ mod mcp_sdks;
 mod method_rules;
 mod netlify;
 mod no_verdicts;
+mod paid_calls;
 mod properties;
 mod published;
 mod python_client;

@@ -38,6 +38,11 @@ pub enum Need {
     PythonMcp,
     /// `python3` on PATH (3.8 or later; the standard library only).
     Python3,
+    /// The official x402 Python SDK, PyPI `x402` at [`PYTHON_X402_VERSION`] with its
+    /// `requests` and `evm` extras, in the venv at [`PYTHON_X402_VENV`].
+    PythonX402,
+    /// curl on PATH: the paid-call suite runs the page's curl command as it is.
+    Curl,
     /// actionlint, the GitHub Actions workflow checker ([`actionlint`]), and `shellcheck` on
     /// PATH, which actionlint runs on every `run:` script (Debian's package).
     Actionlint,
@@ -53,6 +58,13 @@ pub const PYTHON_MCP_VENV: &str = "target/mcp-sdk-venv";
 /// The command that installs it, as .ci/run runs it.
 pub const PYTHON_MCP_INSTALL: &str =
     "python3 -m venv target/mcp-sdk-venv && target/mcp-sdk-venv/bin/pip install --quiet mcp==2.3.0";
+
+/// The x402 Python SDK release the paid-call suite pins (tests/it/paid_calls.rs), the
+/// one the resource pages' Python programs name.
+pub const PYTHON_X402_VERSION: &str = "2.25.0";
+pub const PYTHON_X402_VENV: &str = "target/x402-venv";
+pub const PYTHON_X402_INSTALL: &str =
+    "python3 -m venv target/x402-venv && target/x402-venv/bin/pip install --quiet 'x402[requests,evm]==2.25.0'";
 
 /// Where the actionlint the workflow suite runs is installed, below the repository.
 pub const ACTIONLINT_VENV: &str = "target/actionlint-venv";
@@ -161,6 +173,22 @@ pub fn python_mcp() -> Option<PathBuf> {
         .clone()
 }
 
+/// The venv's python, when it has the pinned `x402` with what its EVM client imports.
+pub fn python_x402() -> Option<PathBuf> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let python = repo_root().join(PYTHON_X402_VENV).join("bin/python");
+            let out = Command::new(&python)
+                .args(["-c", "import importlib.metadata as m, requests, eth_account, x402; print(m.version('x402'))"])
+                .output()
+                .ok()?;
+            (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == PYTHON_X402_VERSION)
+                .then_some(python)
+        })
+        .clone()
+}
+
 /// Whether a `python3` of 3.8 or later runs.
 fn python3() -> bool {
     static FOUND: OnceLock<bool> = OnceLock::new();
@@ -247,6 +275,16 @@ fn missing(need: Need) -> Option<Missing> {
         Need::NetlifyCli => netlify_cli().is_none().then(|| Missing {
             what: format!("npm netlify-cli {NETLIFY_CLI_VERSION} in tools/netlify/node_modules"),
             how: "npm ci --prefix tools/netlify",
+            command: true,
+        }),
+        Need::PythonX402 => python_x402().is_none().then(|| Missing {
+            what: format!("PyPI x402 {PYTHON_X402_VERSION} in {PYTHON_X402_VENV} (Python 3.10 or later)"),
+            how: PYTHON_X402_INSTALL,
+            command: true,
+        }),
+        Need::Curl => on_path("curl").is_none().then(|| Missing {
+            what: "curl (no `curl` on PATH)".into(),
+            how: "apt-get install curl",
             command: true,
         }),
         Need::PythonMcp => python_mcp().is_none().then(|| Missing {
