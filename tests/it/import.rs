@@ -49,6 +49,10 @@ fn generated_dump(dir: &Path, bytes: u64) -> (PathBuf, Vec<String>) {
 }
 
 fn import(dump: &Path, dir: &Path, extra: &[&str]) -> Run {
+    import_within(dump, dir, extra, Duration::from_secs(120))
+}
+
+fn import_within(dump: &Path, dir: &Path, extra: &[&str], deadline: Duration) -> Run {
     memory::run(
         Command::new(memory::x402dir_bin())
             .arg("import")
@@ -57,7 +61,7 @@ fn import(dump: &Path, dir: &Path, extra: &[&str]) -> Run {
             .arg(dir)
             .args(extra),
         memory::WATCHDOG_BYTES,
-        Duration::from_secs(120),
+        deadline,
     )
 }
 
@@ -146,4 +150,113 @@ fn a_snapshot_written_during_a_slow_import_is_not_replaced() {
     assert_eq!(fs::read(dir.join("2026-12-01.json")).unwrap(), written, "the quick import's snapshot is intact");
     let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 1, "{left:?}");
+}
+
+/// Every way writing can fail before the dump is read to its end ends the import with an
+/// error within the deadline. A dump of more items than the reader may hold in flight
+/// (256) once made each of these wait forever: the reader blocked on a writer gone.
+#[test]
+fn a_write_that_fails_early_ends_the_import_with_an_error() {
+    let scratch = temp_dir("import-fails");
+    let (dump, texts) = generated_dump(&scratch, 2 << 20);
+    assert!(texts.len() > 1000, "{} items", texts.len());
+    let exists = scratch.join("exists");
+    fs::create_dir_all(&exists).unwrap();
+    fs::write(exists.join("2026-12-01.json"), "kept").unwrap();
+    let a_file = scratch.join("a-file");
+    fs::write(&a_file, "").unwrap();
+    let beside_gz = scratch.join("gz");
+    fs::create_dir_all(&beside_gz).unwrap();
+    fs::write(beside_gz.join("2026-12-01.json.gz"), "kept").unwrap();
+    for (dir, why) in [(&exists, "already"), (&a_file, ""), (&beside_gz, "already")] {
+        let run = import_within(&dump, dir, &[], Duration::from_secs(30));
+        assert_eq!(run.status.and_then(|s| s.code()), Some(1), "{}: {}", dir.display(), run.summary());
+        assert!(run.stderr.contains(why) && run.stderr.len() > 20, "{}: {}", dir.display(), run.stderr);
+    }
+    assert_eq!(fs::read_to_string(exists.join("2026-12-01.json")).unwrap(), "kept");
+    assert_eq!(fs::read_to_string(beside_gz.join("2026-12-01.json.gz")).unwrap(), "kept");
+}
+
+/// Dumps and snapshot files that were once taken silently, or hung: each gets an error
+/// that names what is wrong, and nothing is stored.
+#[test]
+fn odd_files_are_read_or_refused_with_what_is_wrong() {
+    let scratch = temp_dir("import-odd");
+    let dir = scratch.join("snapshots");
+    let item = r#"{"resource": "https://a.example/w", "accepts": [{"network": "base", "maxAmountRequired": "10"}]}"#;
+    let code = |run: &Run| run.status.and_then(|s| s.code());
+    let within = |dump: &Path| import_within(dump, &dir, &[], Duration::from_secs(30));
+
+    // A byte-order mark is read past, and said.
+    let bom = scratch.join("bom.json");
+    fs::write(&bom, format!("\u{feff}[{item}]")).unwrap();
+    let run = within(&bom);
+    assert_eq!(code(&run), Some(0), "{}", run.summary());
+    let header = snapshot::read_header(&dir.join("2026-12-01.json")).unwrap();
+    assert!(header.notes.iter().any(|n| n.contains("byte-order mark")), "{:?}", header.notes);
+    fs::remove_file(dir.join("2026-12-01.json")).unwrap();
+
+    // One key twice in an item: refused, the key named.
+    let twice = scratch.join("twice.json");
+    fs::write(&twice, r#"[{"resource": "https://a.example/w", "accepts": [{"payTo": "0xa", "payTo": "0xb"}]}]"#)
+        .unwrap();
+    let run = within(&twice);
+    assert_eq!(code(&run), Some(1), "{}", run.summary());
+    assert!(run.stderr.contains("`payTo` twice"), "{}", run.stderr);
+
+    // Items without a URL, whatever the header says: nothing to rank, refused.
+    let no_urls = scratch.join("no-urls.json");
+    fs::write(&no_urls, r#"{"items": [{"x": 1}, {"x": 2}, {"x": 3}], "pagination": {"offset": 0, "total": 3}}"#)
+        .unwrap();
+    let run = within(&no_urls);
+    assert_eq!(code(&run), Some(1), "{}", run.summary());
+    assert!(
+        run.stderr.contains("none of the dump's 3 items") && run.stderr.contains("--allow-empty"),
+        "{}",
+        run.stderr
+    );
+
+    // A pipe: the import reads a dump twice, so it is refused at once, not half-read.
+    let fifo = scratch.join("pipe.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let run = within(&fifo);
+    assert_eq!(code(&run), Some(1), "{}", run.summary());
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+    assert!(!dir.join("2026-12-01.json").exists());
+
+    // As a snapshot, a pipe is refused by the build too (opening it waited for a writer).
+    let build = memory::run(
+        Command::new(memory::x402dir_bin())
+            .arg("build")
+            .arg("--snapshot")
+            .arg(&fifo)
+            .arg("--out")
+            .arg(scratch.join("out")),
+        memory::WATCHDOG_BYTES,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code(&build), Some(1), "{}", build.summary());
+    assert!(build.stderr.contains("not a regular file"), "{}", build.stderr);
+
+    // A .gz snapshot with bytes after its gzip stream: refused, the offset named.
+    fs::write(&twice, format!("[{item}]")).unwrap();
+    let run = within(&twice);
+    assert_eq!(code(&run), Some(0), "{}", run.summary());
+    let stored = fs::read(dir.join("2026-12-01.json")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&stored).unwrap();
+    let mut bytes = gz.finish().unwrap();
+    let end = bytes.len();
+    bytes.extend_from_slice(b"garbage");
+    let gz_dir = scratch.join("gz");
+    fs::create_dir_all(&gz_dir).unwrap();
+    fs::write(gz_dir.join("2026-12-01.json.gz"), &bytes).unwrap();
+    let err = snapshot::read_header(&gz_dir.join("2026-12-01.json.gz")).unwrap_err().to_string();
+    assert!(err.contains(&format!("from byte {end}")), "{err}");
+    // A snapshot file that an editor gave a byte-order mark: said so.
+    let mut marked = "\u{feff}".as_bytes().to_vec();
+    marked.extend_from_slice(&stored);
+    fs::write(gz_dir.join("2026-12-02.json"), marked).unwrap();
+    let err = snapshot::read_header(&gz_dir.join("2026-12-02.json")).unwrap_err().to_string();
+    assert!(err.contains("byte-order mark"), "{err}");
 }

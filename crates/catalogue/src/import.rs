@@ -43,9 +43,9 @@ pub struct Options {
 /// time, so memory holds one item, not the dump (whole, a dump took about 12 times its
 /// size). Returns the snapshot's path and header.
 pub fn import_into(path: &Path, date: &str, dir: &Path, options: &Options) -> Result<(PathBuf, Header), Error> {
-    let header = scan_file(path, date)?;
-    if header.item_count == 0 && !options.allow_empty {
-        return Err(empty_dump(path));
+    let (header, readable) = scan_file(path, date)?;
+    if readable == 0 && !options.allow_empty {
+        return Err(empty_dump(path, header.item_count));
     }
     let items = |send: &dyn Fn(Value) -> bool| -> Result<usize, Error> {
         let reader = BufReader::with_capacity(1 << 20, Utf8Lossy::new(open(path)?));
@@ -67,9 +67,9 @@ pub fn import_into(path: &Path, date: &str, dir: &Path, options: &Options) -> Re
 /// Reads a dump file whole and builds a snapshot dated `date` in memory (for small
 /// dumps and tests; `import_into` streams).
 pub fn import_file(path: &Path, date: &str) -> Result<Snapshot, Error> {
-    let header = scan_file(path, date)?;
-    if header.item_count == 0 {
-        return Err(empty_dump(path));
+    let (header, readable) = scan_file(path, date)?;
+    if readable == 0 {
+        return Err(empty_dump(path, header.item_count));
     }
     let mut items = Vec::with_capacity(header.item_count);
     let reader = BufReader::with_capacity(1 << 20, Utf8Lossy::new(open(path)?));
@@ -84,9 +84,9 @@ pub fn import_file(path: &Path, date: &str) -> Result<Snapshot, Error> {
 
 /// Builds a snapshot from the bytes of a dump. `name` is recorded as the source file.
 pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, String> {
-    let header = scan(bytes, name, date)?;
-    if header.item_count == 0 {
-        return Err(EMPTY.into());
+    let (header, readable) = scan(bytes, name, date)?;
+    if readable == 0 {
+        return Err(empty_message(header.item_count));
     }
     let mut items = Vec::with_capacity(header.item_count);
     read_dump(Utf8Lossy::new(bytes), list_of(&header), &mut |item| {
@@ -96,11 +96,20 @@ pub fn import_bytes(bytes: &[u8], name: &str, date: &str) -> Result<Snapshot, St
     Ok(Snapshot { header, items })
 }
 
-const EMPTY: &str = "the dump holds no items: stored, it would be a complete snapshot of nothing and become \
-    latest/; pass --allow-empty if an empty snapshot is meant";
+/// Why a dump with no listing to rank is refused, whatever its header says.
+fn empty_message(items: usize) -> String {
+    let held = match items {
+        0 => "the dump holds no items".to_owned(),
+        n => format!("none of the dump's {n} items is a listing that can be read (each lacks a usable resource URL)"),
+    };
+    format!(
+        "{held}: stored, it would be a snapshot with nothing to rank and could become latest/; \
+         pass --allow-empty if an empty snapshot is meant"
+    )
+}
 
-fn empty_dump(path: &Path) -> Error {
-    Error::input(path, EMPTY)
+fn empty_dump(path: &Path, items: usize) -> Error {
+    Error::input(path, empty_message(items))
 }
 
 fn open(path: &Path) -> Result<fs::File, Error> {
@@ -129,10 +138,19 @@ fn check_count(path: &Path, header: &Header, count: usize) -> Result<(), Error> 
     Ok(())
 }
 
-/// The first reading of a dump file: its size checked, its header made.
-fn scan_file(path: &Path, date: &str) -> Result<Header, Error> {
+/// The first reading of a dump file: its size checked, its header made, and how many
+/// of its items read as a listing.
+fn scan_file(path: &Path, date: &str) -> Result<(Header, usize), Error> {
     parse_date(date).map_err(Error::Refused)?;
-    let size = fs::metadata(path).map_err(|e| Error::io(path, e))?.len();
+    let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        // A pipe gives its bytes once, and the import reads the dump twice (content/method.md#import).
+        return Err(Error::input(
+            path,
+            "is not a regular file (a pipe, a device or a folder): the import reads a dump twice, so save it to a file first",
+        ));
+    }
+    let size = meta.len();
     if size > MAX_DUMP_BYTES {
         return Err(Error::input(path, format!("{size} bytes is more than the {MAX_DUMP_BYTES} a dump may have")));
     }
@@ -141,19 +159,28 @@ fn scan_file(path: &Path, date: &str) -> Result<Header, Error> {
 }
 
 /// Reads a whole dump once, every item parsed and let go, and makes the snapshot's
-/// header: shape, counts, totals, notes, the checksum of the bytes as received.
-fn scan(raw: impl Read, name: &str, date: &str) -> Result<Header, String> {
+/// header: shape, counts, totals, notes, the checksum of the bytes as received; with
+/// how many items read as a listing (a resource URL, content/method.md#reading).
+fn scan(raw: impl Read, name: &str, date: &str) -> Result<(Header, usize), String> {
     parse_date(date)?;
     let mut hashing = Hashing { inner: raw, sha: Sha256::new() };
     let mut lossy = Utf8Lossy::new(&mut hashing);
-    let (dump, count) = read_dump(BufReader::with_capacity(1 << 16, &mut lossy), None, &mut |_| Ok(()))?;
+    let mut readable = 0;
+    let (dump, count) = read_dump(BufReader::with_capacity(1 << 16, &mut lossy), None, &mut |item| {
+        readable += usize::from(crate::model::Resource::from_value(&item).is_ok());
+        Ok(())
+    })?;
     let invalid = lossy.replaced;
+    let bom = lossy.bom == Some(true);
     let sha256 = crate::hash::hex(&hashing.sha.finalize());
     let mut notes = Vec::new();
     // Invalid UTF-8 would make the whole dump unreadable; the bad bytes were replaced
     // with U+FFFD instead, so one broken description loses nothing else: say so.
     if invalid > 0 {
         notes.push(format!("{invalid} invalid UTF-8 sequences in the dump were replaced with U+FFFD"));
+    }
+    if bom {
+        notes.push("the dump began with a UTF-8 byte-order mark, which was skipped".to_owned());
     }
     let number = |field: &Option<Value>, key: &str| field.as_ref().and_then(|v| v.get(key)).and_then(Value::as_u64);
     let (shape, reported_total, complete, taken_at) = match dump.shape {
@@ -186,7 +213,7 @@ fn scan(raw: impl Read, name: &str, date: &str) -> Result<Header, String> {
             ("crawler-cache", total, !partial && total == Some(count as u64), crawled)
         }
     };
-    Ok(Header {
+    let header = Header {
         format: FORMAT_NAME.into(),
         format_version: FORMAT_VERSION,
         date: date.to_owned(),
@@ -203,11 +230,15 @@ fn scan(raw: impl Read, name: &str, date: &str) -> Result<Header, String> {
         complete,
         item_count: count,
         notes,
-    })
+    };
+    Ok((header, readable))
 }
 
 /// Hands `items` to `write` as an iterator while a scoped thread reads them (the
 /// reading is push-based, the writer pulls); at most a few hundred items are in flight.
+/// The iterator owns the receiving end, so a writer that stops early (the date exists,
+/// the disk is full) drops it and the reader's next send fails: the reader cannot wait
+/// on a writer that is gone.
 fn with_items<T>(
     read: impl FnOnce(&dyn Fn(Value) -> bool) -> Result<usize, Error> + Send,
     write: impl FnOnce(&mut dyn Iterator<Item = Result<Value, Error>>) -> Result<T, Error>,
@@ -215,7 +246,7 @@ fn with_items<T>(
     let (send, received) = std::sync::mpsc::sync_channel::<Value>(256);
     std::thread::scope(|scope| {
         let reader = scope.spawn(move || read(&|item| send.send(item).is_ok()));
-        let mut items = received.iter().map(Ok);
+        let mut items = received.into_iter().map(Ok);
         let written = write(&mut items);
         drop(items);
         let read = reader.join().expect("the reader does not panic");
@@ -320,7 +351,7 @@ impl<'de> Visitor<'de> for DumpSeed<'_, '_> {
                 "partial" => dump.partial = Some(small(&mut map, &key)?),
                 "crawledAt" => dump.crawled_at = Some(small(&mut map, &key)?),
                 // A number at the top level: arbitrary_precision hands it on as a map.
-                "$serde_json::private::Number" => {
+                NUMBER_TOKEN => {
                     map.next_value::<IgnoredAny>()?;
                     return Ok(Err(TOP_LEVEL.into()));
                 }
@@ -377,10 +408,76 @@ fn small<'de, M: MapAccess<'de>>(map: &mut M, key: &str) -> Result<Value, M::Err
     serde_json::from_str(raw.get()).map_err(custom)
 }
 
+/// A JSON value that refuses an object holding one key twice: serde_json would keep the
+/// last silently, so two readers of the same dump could read two listings.
+struct Strict;
+
+impl<'de> DeserializeSeed<'de> for Strict {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Value, S::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Strict)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Value, M::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            // arbitrary_precision hands a number on as a map of this one key.
+            if key == NUMBER_TOKEN {
+                let digits: String = map.next_value()?;
+                return digits.parse::<serde_json::Number>().map(Value::Number).map_err(custom);
+            }
+            if object.contains_key(&key) {
+                return Err(custom(format!("an item holds the key `{key}` twice in one object")));
+            }
+            let value = map.next_value_seed(Strict)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
 /// The items of a list, each handed on as it is parsed.
 fn items_of<'de, S: SeqAccess<'de>>(mut seq: S, each: &mut ItemSink) -> Result<usize, S::Error> {
     let mut count = 0;
-    while let Some(item) = seq.next_element::<Value>()? {
+    while let Some(item) = seq.next_element_seed(Strict)? {
         count += 1;
         if count > MAX_ITEMS {
             return Err(custom(format!("more than the {MAX_ITEMS} items a dump may have")));
@@ -475,11 +572,23 @@ struct Utf8Lossy<R> {
     at: usize,
     done: bool,
     replaced: usize,
+    /// Whether the text began with a UTF-8 byte-order mark, which is skipped: editors on
+    /// Windows write one, and JSON has no place for it.
+    bom: Option<bool>,
 }
 
 impl<R: Read> Utf8Lossy<R> {
     fn new(inner: R) -> Utf8Lossy<R> {
-        Utf8Lossy { inner, pending: Vec::new(), start: 0, ready: Vec::new(), at: 0, done: false, replaced: 0 }
+        Utf8Lossy {
+            inner,
+            pending: Vec::new(),
+            start: 0,
+            ready: Vec::new(),
+            at: 0,
+            done: false,
+            replaced: 0,
+            bom: None,
+        }
     }
 
     /// Reads more and moves what is decodable to `ready`.
@@ -535,6 +644,13 @@ impl<R: Read> Utf8Lossy<R> {
             }
         }
         self.start = self.pending.len() - rest.len();
+        if self.bom.is_none() && (self.ready.len() >= 3 || self.done) {
+            let bom = self.ready.starts_with("\u{feff}".as_bytes());
+            if bom {
+                self.at = 3;
+            }
+            self.bom = Some(bom);
+        }
         Ok(())
     }
 }
