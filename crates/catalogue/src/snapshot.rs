@@ -244,12 +244,62 @@ pub fn with_histories(paths: &[PathBuf]) -> Result<Vec<(Stored, Vec<Stored>)>, E
 
 /// The bytes of a stored snapshot as they were written, decompressed when the file is a
 /// `.gz`, as a stream.
+/// Why a stored snapshot could not be read: serde's words, or, for a file that begins
+/// with a byte-order mark (an editor's doing), that.
+fn unreadable(path: &Path, e: serde_json::Error) -> Error {
+    let mut start = [0u8; 3];
+    let bom = open(path).and_then(|mut r| r.read_exact(&mut start).map_err(|e| Error::io(path, e))).is_ok()
+        && start == [0xEF, 0xBB, 0xBF];
+    if bom {
+        Error::input(
+            path,
+            "begins with a UTF-8 byte-order mark (bytes EF BB BF), which x402dir never writes: remove it",
+        )
+    } else {
+        Error::input(path, format!("not an x402dir snapshot: {e}"))
+    }
+}
+
+/// Only a regular file is opened: opening a pipe waits for a writer that may never
+/// come, and a snapshot is read more than once.
 fn open(path: &Path) -> Result<Box<dyn std::io::Read + Send>, Error> {
+    let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::input(path, "is not a regular file (a pipe, a device or a folder): a snapshot is a file"));
+    }
     let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
     if path.extension().is_some_and(|e| e == "gz") {
-        Ok(Box::new(flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(1 << 20, file))))
+        Ok(Box::new(WholeGzip {
+            decoder: flate2::bufread::GzDecoder::new(std::io::BufReader::with_capacity(1 << 20, file)),
+            ended: false,
+        }))
     } else {
         Ok(Box::new(file))
+    }
+}
+
+/// A `.gz` read to its end and no further: bytes after the gzip stream (a second
+/// member, or garbage) are an error naming their offset, never skipped silently.
+struct WholeGzip {
+    decoder: flate2::bufread::GzDecoder<std::io::BufReader<fs::File>>,
+    ended: bool,
+}
+
+impl std::io::Read for WholeGzip {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.decoder.read(buf)?;
+        if n == 0 && !buf.is_empty() && !self.ended {
+            self.ended = true;
+            let inner = self.decoder.get_mut();
+            if !std::io::BufRead::fill_buf(inner)?.is_empty() {
+                let at = std::io::Seek::stream_position(inner)?;
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("bytes after the end of the gzip stream, from byte {at}"),
+                ));
+            }
+        }
+        Ok(n)
     }
 }
 
@@ -257,8 +307,7 @@ fn open(path: &Path) -> Result<Box<dyn std::io::Read + Send>, Error> {
 fn read_file<I: serde::de::DeserializeOwned>(path: &Path) -> Result<Snapshot<I>, Error> {
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut open(path)?, &mut bytes).map_err(|e| Error::io(path, e))?;
-    let file: File<I> =
-        serde_json::from_slice(&bytes).map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+    let file: File<I> = serde_json::from_slice(&bytes).map_err(|e| unreadable(path, e))?;
     check_header(path, &file.header, file.items.len())?;
     Ok(Snapshot { header: file.header, items: file.items })
 }
@@ -326,7 +375,7 @@ pub fn read_in_batches(path: &Path, mut each: impl FnMut(Vec<RawItem>)) -> Resul
         }
         scanner.join().expect("the scanner does not panic")
     });
-    let (header, items) = scanned.map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+    let (header, items) = scanned.map_err(|e| unreadable(path, e))?;
     check_header(path, &header, items)?;
     Ok(header)
 }
@@ -338,7 +387,7 @@ pub fn read_header(path: &Path) -> Result<Header, Error> {
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, file));
     let (header, items) = serde::de::DeserializeSeed::deserialize(stream::FileSeed { items: stream::Count }, &mut de)
         .and_then(|read| de.end().map(|()| read))
-        .map_err(|e| Error::input(path, format!("not an x402dir snapshot: {e}")))?;
+        .map_err(|e| unreadable(path, e))?;
     check_header(path, &header, items)?;
     Ok(header)
 }
