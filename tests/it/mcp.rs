@@ -251,6 +251,18 @@ fn bad_requests_get_errors_and_bad_arguments_get_tool_errors() {
     let (parse, batch) = (s.read(), s.read());
     assert_eq!((parse["error"]["code"].clone(), parse["id"].clone()), (json!(-32700), Value::Null));
     assert_eq!(batch["error"]["code"], -32600);
+    // An id that is an object or a list is not one JSON-RPC allows: refused, null id.
+    let stdin = s.stdin.as_mut().unwrap();
+    writeln!(stdin, r#"{{"jsonrpc": "2.0", "id": {{"a": 1}}, "method": "tools/list"}}"#).unwrap();
+    writeln!(stdin, r#"{{"jsonrpc": "2.0", "id": [1], "method": "tools/list"}}"#).unwrap();
+    stdin.flush().unwrap();
+    for refused in [s.read(), s.read()] {
+        assert_eq!(
+            (refused["error"]["code"].clone(), refused["id"].clone()),
+            (json!(-32600), Value::Null),
+            "{refused}"
+        );
+    }
     assert!(s.result("tools/list", json!({}))["tools"].is_array());
     s.finish();
 }

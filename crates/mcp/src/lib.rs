@@ -174,6 +174,14 @@ impl<'a> Server<'a> {
             ));
         };
         let id = request.get("id").cloned();
+        // JSON-RPC 2.0: an id is a string, a number or null. Any other is answered with
+        // a null id, as one that cannot be echoed.
+        if id.as_ref().is_some_and(|id| !(id.is_string() || id.is_number() || id.is_null())) {
+            return Some(error_response(
+                Value::Null,
+                RpcError::new(INVALID_REQUEST, "a request id is a string, a number or null"),
+            ));
+        }
         let method = request.get("method").and_then(Value::as_str);
         let (Some(method), true) = (method, request.get("jsonrpc") == Some(&json!("2.0"))) else {
             // A response from the client (this server sends no requests) or a malformed message.
