@@ -140,3 +140,55 @@ fn the_committed_lock_covers_every_stored_snapshot_and_holds() {
     let stored = fs::read_dir(repo_root().join("content/snapshots")).unwrap().count();
     assert_eq!(said.matches("answers as locked").count(), stored, "{said}");
 }
+
+/// The build killed at every step of replacing a published folder: the date's folder is
+/// there after each kill, whole, and the next build (here one that fails) never deletes
+/// the only copy of a date. Before, a kill between the two renames left the date
+/// missing, and the next build deleted its `.old-` copy as a leftover.
+#[test]
+fn a_build_killed_during_the_swap_leaves_every_date_in_place() {
+    let (dir, path, _, out) = fixture("swap-kill");
+    let bin = crate::common::memory::x402dir_bin();
+    let build = |extra: &[&str], pause: Option<&str>| {
+        let mut command = Command::new(&bin);
+        command.arg("build").arg("--snapshot").arg(&path).arg("--out").arg(&out).args(extra);
+        command.current_dir(dir.path()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
+        if let Some(step) = pause {
+            command.env("X402DIR_TEST_PAUSE", step);
+        }
+        command.spawn().unwrap()
+    };
+    let whole = |why: &str| {
+        assert!(out.join(DATE).join("index.html").is_file(), "{why}: the folder of {DATE} is missing");
+        assert!(out.join(DATE).join("api/manifest.json").is_file(), "{why}: the folder of {DATE} is not whole");
+    };
+    assert!(build(&[], None).wait_with_output().unwrap().status.success());
+    whole("first build");
+    for step in ["before-swap", "after-exchange", "after-swap"] {
+        let mut child = build(&[], Some(step));
+        let mut said = String::new();
+        let stderr = child.stderr.take().unwrap();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stderr), &mut said).unwrap();
+        assert_eq!(said.trim(), format!("paused at {step}"));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        whole(step);
+    }
+    // What a kill between two renames leaves where the folders cannot be exchanged: the
+    // date's folder gone, its only copy under `.old-`. A build that then fails puts it back.
+    let only_copy = out.join(format!(".old-{DATE}-999999999.0"));
+    fs::rename(out.join(DATE), &only_copy).unwrap();
+    let failed = build(&["--max-files", "1"], None).wait_with_output().unwrap();
+    assert!(!failed.status.success());
+    whole("a failed build after a kill between renames");
+    assert!(!only_copy.exists());
+    // And a build that succeeds leaves no leftover behind.
+    assert!(build(&[], None).wait_with_output().unwrap().status.success());
+    whole("last build");
+    let hidden: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?}");
+}

@@ -151,9 +151,18 @@ impl Cleanup {
             }
             let pid = name.rsplit('-').next().and_then(|p| p.split('.').next()).and_then(|p| p.parse::<u32>().ok());
             let Some(pid) = pid else { continue };
-            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-                self.remove(entry.path());
+            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+                continue;
             }
+            // `.old-DATE-PID.N` of a build killed between its two renames is the only copy
+            // of DATE: it goes back, never away.
+            let date = name.strip_prefix(".old-").and_then(|rest| rest.get(..10));
+            if let Some(date) = date.filter(|d| !out.join(d).exists()) {
+                if fs::rename(entry.path(), out.join(date)).is_ok() {
+                    continue;
+                }
+            }
+            self.remove(entry.path());
         }
     }
 
@@ -183,6 +192,44 @@ impl Cleanup {
 impl Drop for Cleanup {
     fn drop(&mut self) {
         self.join();
+    }
+}
+
+/// Swaps two folders in one step (Linux `renameat2` with `RENAME_EXCHANGE`). False where
+/// the system or the file system cannot: the caller renames in two steps.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both paths are NUL-terminated strings that outlive the call.
+    let done =
+        unsafe { libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE) };
+    if done == 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    match e.raw_os_error() {
+        // Not supported by this kernel or file system.
+        Some(libc::ENOSYS | libc::EINVAL | libc::EOPNOTSUPP) => Ok(false),
+        _ => Err(e),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> std::io::Result<bool> {
+    Ok(false)
+}
+
+/// A test's way in to the swap (tests/it/published.rs kills the build at each step):
+/// when `X402DIR_TEST_PAUSE` names `step`, say so on stderr and wait to be killed.
+fn pause_for_tests(step: &str) {
+    if std::env::var("X402DIR_TEST_PAUSE").is_ok_and(|at| at == step) {
+        eprintln!("paused at {step}");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
     }
 }
 
@@ -236,14 +283,26 @@ fn swap_in(
         return Err(e);
     }
     let target = output.path(date)?;
+    pause_for_tests("before-swap");
     if target.exists() {
         // Numbered: a folder of this date replaced earlier in this process may still be
         // being deleted.
         static REPLACED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = REPLACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let old = output.root().join(format!(".old-{date}-{}.{n}", std::process::id()));
-        fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
-        fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
+        if exchange(&staging, &target).map_err(|e| Error::io(&target, e))? {
+            // One step: the date's folder was never missing. The staging name now holds
+            // the replaced folder.
+            pause_for_tests("after-exchange");
+            fs::rename(&staging, &old).map_err(|e| Error::io(&staging, e))?;
+        } else {
+            // Two steps where the system cannot exchange: a kill between them leaves
+            // `.old-` as the only copy, which the next build puts back (`leftovers`).
+            fs::rename(&target, &old).map_err(|e| Error::io(&target, e))?;
+            pause_for_tests("between-renames");
+            fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
+        }
+        pause_for_tests("after-swap");
         // The new folder is in place: the old one goes on another thread.
         cleanup.remove(old);
     } else {
