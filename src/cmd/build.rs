@@ -47,6 +47,18 @@ pub struct Args {
     locked: bool,
 }
 
+/// The corrections log in the lock's folder (content/corrections.json beside
+/// content/published.lock). The default lock must have it; another lock without one
+/// builds with the log compiled in.
+fn corrections_beside(lock: &Path) -> Result<Option<method::corrections::Corrections>, Error> {
+    let path = lock.with_file_name("corrections.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => method::corrections::Corrections::parse(&text).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && lock != Path::new(DEFAULT_LOCK) => Ok(None),
+        Err(e) => Err(Error::io(&path, e)),
+    }
+}
+
 pub fn run(args: Args) -> Result<(), Error> {
     // `--all` only says out loud what no --snapshot means.
     let Args { snapshot: paths, all: _, snapshots_dir, out, timings, max_files, lock, no_lock, republish, locked } =
@@ -72,8 +84,19 @@ pub fn run(args: Args) -> Result<(), Error> {
         return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
     }
     let started = Instant::now();
+    // The corrections log beside the lock is read now, not the copy compiled in: an entry
+    // removed from the file no longer explains a republication (content/method.md#published).
+    let corrections = match &lock {
+        Some(lock) => corrections_beside(lock)?,
+        None => None,
+    };
+    let embedded = Method::embedded();
+    let method = match &corrections {
+        Some(log) => Method { corrections: log, ..embedded },
+        None => embedded,
+    };
     let options = publish::Options { max_files, lock: lock.clone(), policy: Policy { republish, frozen: locked } };
-    let (built, cleanup) = publish::build_then_clean(&paths, &out, &Method::embedded(), &options)?;
+    let (built, cleanup) = publish::build_then_clean(&paths, &out, &method, &options)?;
     for b in &built {
         let locked = match &b.lock {
             None => String::new(),

@@ -83,18 +83,40 @@ fn a_screening_change_is_refused_until_republished_with_a_correction_and_a_page_
     assert!(refused.contains("corrections.json") && refused.contains("republished"), "{refused}");
     assert_eq!(folder(&out), published);
 
-    // Flag and correction: built, relocked, and the folder's pages say so.
-    let log = Corrections::parse(&format!(
-        r#"{{"entries": [{{"date": "2026-12-05", "kind": "republished", "snapshot": "{DATE}", "note": "screening 1.1.0 withholds a description"}}]}}"#
-    ))
-    .unwrap();
+    // An entry written before the line was locked explained an earlier change: not this one.
+    let today = catalogue::snapshot::now_rfc3339()[..10].to_owned();
+    let entry = |date: &str, answers: Option<&str>| {
+        let answers = answers.map(|a| format!(r#", "answers": "{a}""#)).unwrap_or_default();
+        Corrections::parse(&format!(
+            r#"{{"entries": [{{"date": "{date}", "kind": "republished", "snapshot": "{DATE}", "note": "screening 1.1.0 withholds a description"{answers}}}]}}"#
+        ))
+        .unwrap()
+    };
+    let old = entry("2026-01-11", None);
+    let refused = build(&snapshot, &lock, &out, &Method { screen: &wider, corrections: &old, ..embedded }, &[DATE]);
+    assert!(refused.unwrap_err().contains("needs an entry"));
+
+    // An entry of today that does not name the new answers is not enough either: the
+    // refusal says which digest the build makes.
+    let unnamed = entry(&today, None);
+    let refused = build(&snapshot, &lock, &out, &Method { screen: &wider, corrections: &unnamed, ..embedded }, &[DATE])
+        .unwrap_err();
+    assert!(refused.contains("names them"), "{refused}");
+    let digest = refused.split("\"answers\": \"").nth(1).and_then(|d| d.split('"').next()).unwrap().to_owned();
+    assert_eq!(digest.len(), 64, "{refused}");
+    assert_eq!(folder(&out), published);
+
+    // Flag and an entry naming the new answers: built, relocked, and the pages say so.
+    let log = entry(&today, Some(&digest));
     let method = Method { screen: &wider, corrections: &log, ..embedded };
     let verdict = build(&snapshot, &lock, &out, &method, &[DATE]).unwrap();
     assert!(matches!(&verdict, Verdict::Relocked(why) if why.contains("screening 1.1.0")), "{verdict:?}");
-    assert!(fs::read_to_string(&lock).unwrap().contains("screening=1.1.0"));
+    let line = fs::read_to_string(&lock).unwrap();
+    assert!(line.contains("screening=1.1.0") && line.contains(&format!("answers={digest}")), "{line}");
+    assert!(line.contains(&format!("locked={today}")), "{line}");
     for page in ["index.html", "search/index.html", "browse/index.html"] {
         let html = fs::read_to_string(out.join(DATE).join(page)).unwrap();
-        let notice = format!(r#"Answers republished on 2026-12-05: <a href="/{DATE}/corrections/">why"#);
+        let notice = format!(r#"Answers republished on {today}: <a href="/{DATE}/corrections/">why"#);
         assert!(html.contains(&notice), "{page}");
     }
     let log = fs::read_to_string(out.join(DATE).join("corrections/index.html")).unwrap();
@@ -145,6 +167,68 @@ fn the_committed_lock_covers_every_stored_snapshot_and_holds() {
 /// there after each kill, whole, and the next build (here one that fails) never deletes
 /// the only copy of a date. Before, a kill between the two renames left the date
 /// missing, and the next build deleted its `.old-` copy as a leftover.
+/// The sums beside the lock are the build's, never edited: a changed or shortened file
+/// is refused by a build whose answers are as locked (it passed before).
+#[test]
+fn an_edited_sums_file_is_refused() {
+    let (_dir, snapshot, lock, out) = fixture("published-sums");
+    let embedded = Method::embedded();
+    assert_eq!(build(&snapshot, &lock, &out, &embedded, &[]), Ok(Verdict::New));
+    let sums_file = lock.with_file_name("published").join(format!("{DATE}.sums"));
+    let sums = fs::read_to_string(&sums_file).unwrap();
+    let edited = sums.replacen(&sums[..4], "0000", 1);
+    let shortened: String = sums.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    for (how, text) in [("edited", edited), ("shortened", shortened)] {
+        fs::write(&sums_file, text).unwrap();
+        let refused = build(&snapshot, &lock, &out, &embedded, &[]).unwrap_err();
+        assert!(refused.contains("does not match the folder the lock describes"), "{how}: {refused}");
+    }
+    fs::write(&sums_file, &sums).unwrap();
+    assert_eq!(build(&snapshot, &lock, &out, &embedded, &[]), Ok(Verdict::Unchanged));
+}
+
+/// The command line reads the corrections log beside the lock, not the one compiled in:
+/// an entry deleted from the file no longer lets a date be republished.
+#[test]
+fn the_corrections_log_is_read_from_beside_the_lock() {
+    let (dir, snapshot, lock, out) = fixture("published-log");
+    let bin = crate::common::memory::x402dir_bin();
+    let run = |extra: &[&str]| {
+        Command::new(&bin)
+            .arg("build")
+            .arg("--snapshot")
+            .arg(&snapshot)
+            .arg("--out")
+            .arg(&out)
+            .arg("--lock")
+            .arg(&lock)
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let log = lock.with_file_name("corrections.json");
+    fs::write(&log, r#"{"entries": []}"#).unwrap();
+    assert!(run(&[]).status.success());
+    let refused = run(&["--republish", DATE]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("needs an entry"));
+    let today = catalogue::snapshot::now_rfc3339()[..10].to_owned();
+    fs::write(
+        &log,
+        format!(r#"{{"entries": [{{"date": "{today}", "kind": "republished", "snapshot": "{DATE}", "note": "n"}}]}}"#),
+    )
+    .unwrap();
+    // Found in the file; the answers are unchanged, so nothing is relocked.
+    let built = run(&["--republish", DATE]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert!(String::from_utf8_lossy(&built.stdout).contains("answers as locked"));
+    // The page shows the file's entry, not the compiled-in log.
+    let corrections = fs::read_to_string(out.join(DATE).join("corrections/index.html")).unwrap();
+    assert!(corrections.contains(&today) && !corrections.contains("API layout 4"), "the file's log is published");
+}
+
 #[test]
 fn a_build_killed_during_the_swap_leaves_every_date_in_place() {
     let (dir, path, _, out) = fixture("swap-kill");

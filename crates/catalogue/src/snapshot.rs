@@ -120,7 +120,7 @@ struct File<I> {
 }
 
 /// The current UTC time in whole seconds, RFC 3339: when a snapshot is recorded.
-pub(crate) fn now_rfc3339() -> String {
+pub fn now_rfc3339() -> String {
     time::OffsetDateTime::now_utc()
         .replace_nanosecond(0)
         .expect("zero nanoseconds is valid")

@@ -27,6 +27,11 @@ pub struct Correction {
     /// For `description-released`: the pattern that caught the description.
     #[serde(default)]
     pub pattern: Option<String>,
+    /// For `republished`: the digest of the folder's new answers (the `answers` of its
+    /// lock line, or `explore-answers` when only explore's files change), so an entry
+    /// is written for one change and cannot be reused for the next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<String>,
     /// For `quarantine-released`: the payTo addresses found, on review, to own the URL.
     #[serde(default)]
     pub(crate) pay_to: Option<Vec<String>>,

@@ -39,6 +39,9 @@ pub(crate) struct Line {
     pub(crate) answers: String,
     pub(crate) explore: String,
     pub(crate) explore_answers: String,
+    /// The day the line was written (UTC): a republication's corrections entry is dated
+    /// no earlier. Absent on lines written before it was recorded.
+    pub(crate) locked: Option<String>,
 }
 
 /// Each locked file's digest (the first 128 bits of its SHA-256, in hex), by path
@@ -87,6 +90,7 @@ impl Line {
             answers,
             explore: EXPLORE_VERSION.to_owned(),
             explore_answers,
+            locked: Some(catalogue::snapshot::now_rfc3339()[..10].to_owned()),
         }
     }
 
@@ -109,11 +113,12 @@ impl Line {
             answers: get("answers")?,
             explore: get("explore")?,
             explore_answers: get("explore-answers")?,
+            locked: get("locked"),
         })
     }
 
     fn render(&self) -> String {
-        format!(
+        let mut text = format!(
             "{} method={} screening={} segments={} assets={} api={} answers={} explore={} explore-answers={}",
             self.date,
             self.method,
@@ -124,7 +129,11 @@ impl Line {
             self.answers,
             self.explore,
             self.explore_answers
-        )
+        );
+        if let Some(day) = &self.locked {
+            text.push_str(&format!(" locked={day}"));
+        }
+        text
     }
 
     /// The versions that differ from `other`'s, in words ("method 1.2.0, locked 1.1.0").
@@ -217,7 +226,7 @@ impl Lock {
     /// explains, so nothing is built for nothing.
     pub(crate) fn check_policy(&self, policy: &Policy, method: &Method) -> Result<(), Error> {
         for date in &policy.republish {
-            if method.corrections.republications(date).is_empty() {
+            if self.republications(date, method).is_empty() {
                 return Err(Error::Refused(format!(
                     "--republish {date} needs an entry in content/corrections.json saying why the published answers of \
                      {date} change: {{\"date\": \"YYYY-MM-DD\", \"kind\": \"republished\", \"snapshot\": \"{date}\", \
@@ -226,6 +235,19 @@ impl Lock {
             }
         }
         Ok(())
+    }
+
+    /// The `republished` entries for `date` written since its line was locked: an older
+    /// one explained an earlier change.
+    fn republications<'m>(&self, date: &str, method: &'m Method) -> Vec<&'m method::corrections::Correction> {
+        let since = self.lines.get(date).and_then(|l| l.locked.as_deref()).unwrap_or("");
+        method.corrections.republications(date).into_iter().filter(|c| c.date.as_str() >= since).collect()
+    }
+
+    /// The per-date sums file as the build would write it: checked against the one
+    /// committed, which must not be edited by hand.
+    fn sums_text(sums: &Sums) -> String {
+        sums.iter().map(|(p, s)| format!("{s} {p}\n")).collect()
     }
 
     /// Checks the folder of `date` just made (its API files' `sums`) against its line,
@@ -247,7 +269,19 @@ impl Lock {
         let method_same = now.answers == locked.answers && now.version_changes(&locked).is_empty();
         let explore_same = now.explore_answers == locked.explore_answers;
         if method_same && explore_same && now.explore == locked.explore {
-            return Ok(Verdict::Unchanged);
+            // The line holds; so must the sums file the line was written with.
+            return match fs::read_to_string(self.sums_path(date)) {
+                Ok(text) if text == Self::sums_text(&sums) => Ok(Verdict::Unchanged),
+                Ok(text) => Err(self.edited_sums(date, &text, &sums)),
+                Err(_) if policy.frozen => Err(Error::Refused(format!(
+                    "{} is missing: a locked build checks every published date's sums; build without --locked to write it",
+                    self.sums_path(date).display()
+                ))),
+                Err(_) => {
+                    self.changed.insert(date.to_owned(), sums);
+                    Ok(Verdict::Unchanged)
+                }
+            };
         }
         let republish = policy.republish.iter().any(|d| d == date);
         let explore_may_change = now.explore != locked.explore;
@@ -255,6 +289,19 @@ impl Lock {
             return Err(self.refusal(date, &now, &locked, &sums, !method_same));
         }
         let said = if republish {
+            // The entry must name this change's digest: an entry left from an earlier
+            // republication of the same date does not explain this one.
+            let digest = if method_same { &now.explore_answers } else { &now.answers };
+            let named = self.republications(date, method).iter().any(|c| c.answers.as_deref() == Some(digest.as_str()));
+            if !named {
+                return Err(Error::Refused(format!(
+                    "--republish {date}: the published answers of {date} would change ({}), and no `republished` entry \
+                     for {date} dated {} or later names them. Add to that entry, in content/corrections.json, \
+                     \"answers\": \"{digest}\" (what this build makes), and build again (content/method.md#published)",
+                    describe(&now, &locked),
+                    locked.locked.as_deref().unwrap_or("any day"),
+                )));
+            }
             format!("republished (content/corrections.json): {}", describe(&now, &locked))
         } else {
             // Only explore's files changed, under a new explore version: they follow it.
@@ -264,6 +311,24 @@ impl Lock {
         self.lines.insert(date.to_owned(), now);
         self.changed.insert(date.to_owned(), sums);
         Ok(Verdict::Relocked(said))
+    }
+
+    /// The committed sums of `date` differ from what its unchanged folder gives: edited.
+    fn edited_sums(&self, date: &str, text: &str, sums: &Sums) -> Error {
+        let built = Self::sums_text(sums);
+        let first = text
+            .lines()
+            .zip(built.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| text.lines().count().min(built.lines().count()));
+        Error::Refused(format!(
+            "{} does not match the folder the lock describes (first difference at line {}: {} lines committed, {} \
+             built): the sums are written by the build and never edited; restore the file from version control",
+            self.sums_path(date).display(),
+            first + 1,
+            text.lines().count(),
+            built.lines().count(),
+        ))
     }
 
     fn refusal(&self, date: &str, now: &Line, locked: &Line, sums: &Sums, method_part: bool) -> Error {
@@ -295,8 +360,7 @@ impl Lock {
         }
         for (date, sums) in &self.changed {
             let path = self.sums_path(date);
-            let text: String = sums.iter().map(|(p, s)| format!("{s} {p}\n")).collect();
-            write_atomically(&path, text.as_bytes())?;
+            write_atomically(&path, Self::sums_text(sums).as_bytes())?;
         }
         let mut text = String::from(
             "# What each published dated folder's answers are made of (content/method.md#published).\n\
