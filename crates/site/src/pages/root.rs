@@ -55,7 +55,17 @@ pub(crate) struct RootPage<'a> {
     /// The default snapshot's fixed address, and the list of snapshots as JSON.
     pub(crate) latest: &'static str,
     pub(crate) snapshots_json: String,
+    /// The default snapshot's search page: where the root's search box sends its words.
+    pub(crate) search_action: String,
+    /// Example searches that find something in the default snapshot: (words, link).
+    pub(crate) examples: Vec<(String, String)>,
+    /// How many resources the default snapshot lists.
+    pub(crate) default_entries: usize,
 }
+
+/// Words offered as examples on the root page, the first three the default snapshot
+/// answers being shown: a visitor's first search should find something.
+const EXAMPLE_WORDS: [&str; 8] = ["weather", "image", "news", "swap", "translate", "search", "price", "wallet"];
 
 /// Root files: the list of dates, the versioned method pages, JSON Schemas, the
 /// `latest/` rewrite for Netlify (`_redirects`, read from the published folder), and
@@ -139,8 +149,32 @@ fn write_date_list(output: &Output, chrome: &Chrome, dates: &[DateLink], default
         newest_walk: dates.first().map(|d| Walk::of(&d.date)),
         latest: names::LATEST,
         snapshots_json: names::at_root(names::SNAPSHOTS_FILE),
+        search_action: names::in_snapshot(default, names::SEARCH_DIR),
+        examples: examples(output, default)?,
+        default_entries: dates.iter().find(|d| d.date == default).map_or(0, |d| d.entries),
     };
     output.write(&names::page_file(names::root_dir(names::ROOT)), &html(&page)?)
+}
+
+/// The first three of [`EXAMPLE_WORDS`] whose single-word answer in `default` matches
+/// something, each with its search link.
+fn examples(output: &Output, default: &str) -> Result<Vec<(String, String)>, Error> {
+    let mut found = Vec::new();
+    for word in EXAMPLE_WORDS {
+        let answer = names::in_snapshot(default, &names::ANSWERS.file(&[&names::token_file(word)]));
+        let path = output.path(names::root_dir(&answer))?;
+        let Ok(bytes) = fs::read(&path) else { continue };
+        let answer: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| Error::input(&path, e.to_string()))?;
+        if answer["meta"]["total_matched"].as_u64().unwrap_or(0) > 0 {
+            let link = format!("{}?q={word}", names::in_snapshot(default, names::SEARCH_DIR));
+            found.push((word.to_owned(), link));
+        }
+        if found.len() == 3 {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// Index pages for the root's folders (`method/`, `explore/`, its golden set's folder,
