@@ -335,6 +335,63 @@ fn a_total_that_shrinks_past_the_tolerance_stops_the_walk() {
     assert_untouched(&dir);
 }
 
+fn redirect_to(location: String) -> Action {
+    Action::Status { code: 302, headers: vec![("Location".into(), location)], body: String::new() }
+}
+
+#[test]
+fn a_redirect_to_another_host_is_refused_naming_both() {
+    let elsewhere = CatalogueServer::start(real_items(), |_| Action::Serve);
+    let target = elsewhere.base_url.clone();
+    let server = CatalogueServer::start(real_items(), move |r| {
+        redirect_to(format!("{}?limit={}&offset={}", target.replace("127.0.0.1", "localhost"), r.limit, r.offset))
+    });
+    let dir = snapshot_dir("fetch-redirect-host");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    let (from, to) = (server.base_url.split('/').nth(2).unwrap(), elsewhere.base_url.split('/').nth(2).unwrap());
+    let to = to.replace("127.0.0.1", "localhost");
+    assert!(err.contains("offset 0") && err.contains(from) && err.contains(&to) && err.contains("same host"), "{err}");
+    assert_eq!(elsewhere.log.lock().unwrap().len(), 0, "the other host was never asked");
+    assert_eq!(server.log.lock().unwrap().len(), 1, "refused, not retried");
+    assert_untouched(&dir);
+}
+
+#[test]
+fn a_redirect_to_a_file_says_where_it_pointed() {
+    for location in ["file:///etc/passwd", "ftp://127.0.0.1/items.json"] {
+        let server = CatalogueServer::start(real_items(), move |_| redirect_to(location.into()));
+        let dir = snapshot_dir("fetch-redirect-file");
+        let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+        assert!(err.contains("offset 0") && err.contains(location) && err.contains("http or https"), "{err}");
+        assert_eq!(server.log.lock().unwrap().len(), 1, "refused, not retried");
+        assert_untouched(&dir);
+    }
+}
+
+#[test]
+fn redirects_within_the_host_are_followed_a_few_hops_only() {
+    // One hop on the same host, to a moved path: followed, and the walk is stored.
+    let moved = CatalogueServer::start(real_items(), |r| {
+        if r.path == "/moved" {
+            Action::Serve
+        } else {
+            redirect_to(format!("/moved?limit={}&offset={}", r.limit, r.offset))
+        }
+    });
+    let dir = snapshot_dir("fetch-redirect-same");
+    let (_, report) = fetch(&request(&moved, &dir), &Progress::Quiet).unwrap();
+    assert!(report.complete, "{}", report.summary());
+    assert_eq!(stored(&dir).items, real_items());
+    // A redirect that never ends: stopped after a few hops, saying so.
+    let looping =
+        CatalogueServer::start(real_items(), |r| redirect_to(format!("/again?limit={}&offset={}", r.limit, r.offset)));
+    let dir = snapshot_dir("fetch-redirect-loop");
+    let err = fetch(&request(&looping, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("offset 0") && err.contains("more than 3 redirects"), "{err}");
+    assert_eq!(looping.log.lock().unwrap().len(), 4, "the first request and 3 hops");
+    assert_untouched(&dir);
+}
+
 #[test]
 fn an_interrupted_walk_resumes_from_its_checkpoint() {
     let items = real_items();

@@ -124,6 +124,9 @@ pub fn total_tolerance(first: u64) -> u64 {
     first.div_ceil(100).max(100)
 }
 
+/// Most redirects followed for one request, all within the walk's host.
+pub const MAX_REDIRECTS: usize = 3;
+
 /// How much of an error response's body is read, to quote its start.
 const ERROR_BODY_BYTES: u64 = 4096;
 
@@ -466,7 +469,8 @@ impl Budget {
 enum Failure {
     /// Worth another try: 429, 5xx, a dropped connection, a timeout, a cut body.
     Transient { reason: String, retry_after: Option<Duration> },
-    /// Not worth another try: another 4xx, or a page that contradicts the paging rules.
+    /// Not worth another try: another 4xx, a redirect not followed, or a page that
+    /// contradicts the paging rules.
     Permanent(String),
 }
 
@@ -502,12 +506,31 @@ impl Walker {
         self.pace().await;
         let url = format!("{}?limit={}&offset={offset}", self.config.base_url, self.limit);
         let transient = |reason: String| Failure::Transient { reason, retry_after: None };
-        let resp = self.client.get(&url).send().await.map_err(|e| transient(describe_reqwest(&e)))?;
+        let resp = self.client.get(&url).send().await.map_err(|e| {
+            if e.is_redirect() {
+                // The policy's own words: where the redirect pointed, and why not there.
+                Failure::Permanent(innermost(&e))
+            } else {
+                transient(describe_reqwest(&e))
+            }
+        })?;
         let status = resp.status();
         if status.as_u16() == 429 || status.is_server_error() {
             let retry_after =
                 resp.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(parse_retry_after);
             return Err(Failure::Transient { reason: format!("HTTP {status}"), retry_after });
+        }
+        if status.is_redirection() {
+            // A redirect the client did not follow: one to no URL it can request
+            // (`file:`, say) reaches here rather than the redirect policy.
+            return Err(Failure::Permanent(match resp.headers().get(reqwest::header::LOCATION) {
+                Some(to) => format!(
+                    "HTTP {status} redirecting to {:?}: a walk follows redirects only to http or https on the same \
+                     host",
+                    String::from_utf8_lossy(to.as_bytes()).chars().take(200).collect::<String>()
+                ),
+                None => format!("HTTP {status} with no Location to follow"),
+            }));
         }
         if !status.is_success() {
             // Only the start is quoted, so only the start is read, however long the body.
@@ -672,6 +695,35 @@ impl Walker {
     }
 }
 
+/// Redirects are followed only to http or https on the walk's own host (scheme, name
+/// and port), and only a few: the snapshot is stored under that host's name.
+fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let next = attempt.url().clone();
+        let first = attempt.previous().first().cloned().unwrap_or_else(|| next.clone());
+        if !matches!(next.scheme(), "http" | "https") {
+            attempt.error(format!("redirected to {next}: a walk follows redirects only to http or https"))
+        } else if origin(&next) != origin(&first) {
+            attempt.error(format!(
+                "redirected from {} to {} ({next}): a walk follows redirects only on the same host, whose name the \
+                 snapshot is stored under",
+                origin(&first),
+                origin(&next)
+            ))
+        } else if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(format!("more than {MAX_REDIRECTS} redirects, the last to {next}"))
+        } else {
+            attempt.follow()
+        }
+    })
+}
+
+/// `scheme://host[:port]`, the port as written or the scheme's own.
+fn origin(url: &reqwest::Url) -> String {
+    let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+    format!("{}://{}{port}", url.scheme(), url.host_str().unwrap_or(""))
+}
+
 /// A response body as read: whole, or cut off once it passed the limit.
 enum Body {
     Whole(Vec<u8>),
@@ -773,6 +825,7 @@ async fn walk(config: &WalkConfig, checkpoint_path: &Path, progress: &Progress) 
     let client = reqwest::Client::builder()
         .user_agent(&config.user_agent)
         .timeout(config.request_timeout)
+        .redirect(redirect_policy())
         .build()
         .map_err(|e| Error::Walk(format!("cannot start an HTTP client: {e}")))?;
     let walker = Arc::new(Walker {
@@ -1087,6 +1140,15 @@ mod tests {
         assert_eq!(total_tolerance(1400), 100);
         assert_eq!(total_tolerance(15155), 152);
         assert_eq!(total_tolerance(MAX_TOTAL), 50_000);
+    }
+
+    #[test]
+    fn a_redirect_is_named_by_scheme_host_and_port() {
+        let url = |s: &str| reqwest::Url::parse(s).unwrap();
+        assert_eq!(origin(&url("https://api.cdp.coinbase.com/platform?x=1")), "https://api.cdp.coinbase.com");
+        assert_eq!(origin(&url("http://127.0.0.1:8402/a")), "http://127.0.0.1:8402");
+        // The scheme's own port is the same host.
+        assert_eq!(origin(&url("https://a.example:443/")), origin(&url("https://a.example/")));
     }
 
     #[test]
