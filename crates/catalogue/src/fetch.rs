@@ -112,20 +112,20 @@ pub(crate) const MAX_TOTAL: u64 = super::import::MAX_ITEMS as u64;
 
 /// The most bytes of pages one walk keeps: 1 GiB, some 70 times the live catalogue
 /// (15,155 listings of about 1 KB in August 2026).
-pub const MAX_WALK_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_WALK_BYTES: u64 = 1 << 30;
 
 /// The most pages one walk reads: the live catalogue takes 16 at the default size and
 /// 758 at the smallest (20).
-pub const MAX_WALK_PAGES: u64 = 10_000;
+pub(crate) const MAX_WALK_PAGES: u64 = 10_000;
 
 /// How far `pagination.total` may move from the first page's during a walk: 1 % of
 /// it, and never less than 100 listings (content/method.md#limits).
-pub fn total_tolerance(first: u64) -> u64 {
+pub(crate) fn total_tolerance(first: u64) -> u64 {
     first.div_ceil(100).max(100)
 }
 
 /// Most redirects followed for one request, all within the walk's host.
-pub const MAX_REDIRECTS: usize = 3;
+pub(crate) const MAX_REDIRECTS: usize = 3;
 
 /// How much of an error response's body is read, to quote its start.
 const ERROR_BODY_BYTES: u64 = 4096;
