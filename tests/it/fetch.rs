@@ -280,6 +280,118 @@ fn a_page_repeating_items_is_never_stored_as_complete() {
     assert!(snap.header.notes.iter().any(|n| n.contains("incomplete")));
 }
 
+/// Every item served, under a `pagination.total` of the script's choosing: a catalogue
+/// that lies about its size while every page is full.
+fn all_items_under(total: u64) -> Action {
+    Action::ServeFrom { items: real_items(), total }
+}
+
+#[test]
+fn a_total_that_goes_down_is_never_stored_as_complete() {
+    // Every page is full and every item distinct, but pages asked for after 1400 was
+    // read say 1399: a listing left mid-walk, and one added meanwhile could make the
+    // count add up with a listing skipped (content/method.md#limits).
+    let start =
+        || CatalogueServer::start(real_items(), |r| if r.index >= 6 { all_items_under(1399) } else { Action::Serve });
+    let server = start();
+    let dir = snapshot_dir("fetch-shrink");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("incomplete") && err.contains("went down") && err.contains("1400, then 1399"), "{err}");
+    assert_untouched(&dir);
+    assert!(!dir.join(".walk-2026-12-01.jsonl").exists(), "a moved catalogue is not resumed");
+    // Asked to, it stores the walk marked incomplete.
+    let server = start();
+    let mut req = request(&server, &dir);
+    req.allow_incomplete = true;
+    let (_, report) = fetch(&req, &Progress::Quiet).unwrap();
+    assert!(!report.complete && report.items == 1400, "{}", report.summary());
+    let snap = stored(&dir);
+    assert!(!snap.header.complete);
+    assert!(snap.header.notes.iter().any(|n| n.contains("went down")), "{:?}", snap.header.notes);
+}
+
+#[test]
+fn a_total_that_flips_past_the_tolerance_stops_the_walk() {
+    // 1400 and 20 by turns, every page full: the highest total is covered, yet the
+    // catalogue never said one thing.
+    let server =
+        CatalogueServer::start(real_items(), |r| if r.index % 2 == 1 { all_items_under(20) } else { Action::Serve });
+    let dir = snapshot_dir("fetch-flip");
+    let mut req = request(&server, &dir);
+    req.allow_incomplete = true;
+    let err = fetch(&req, &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("moved from 1400 to 20") && err.contains("more than the 100 allowed"), "{err}");
+    assert_untouched(&dir);
+    assert!(!dir.join(".walk-2026-12-01.jsonl").exists(), "a moved catalogue is not resumed");
+}
+
+#[test]
+fn a_total_that_shrinks_past_the_tolerance_stops_the_walk() {
+    let server =
+        CatalogueServer::start(real_items(), |r| if r.index >= 3 { all_items_under(1200) } else { Action::Serve });
+    let dir = snapshot_dir("fetch-shrink-far");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("moved from 1400 to 1200") && err.contains("more than the 100 allowed"), "{err}");
+    assert_untouched(&dir);
+}
+
+fn redirect_to(location: String) -> Action {
+    Action::Status { code: 302, headers: vec![("Location".into(), location)], body: String::new() }
+}
+
+#[test]
+fn a_redirect_to_another_host_is_refused_naming_both() {
+    let elsewhere = CatalogueServer::start(real_items(), |_| Action::Serve);
+    let target = elsewhere.base_url.clone();
+    let server = CatalogueServer::start(real_items(), move |r| {
+        redirect_to(format!("{}?limit={}&offset={}", target.replace("127.0.0.1", "localhost"), r.limit, r.offset))
+    });
+    let dir = snapshot_dir("fetch-redirect-host");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    let (from, to) = (server.base_url.split('/').nth(2).unwrap(), elsewhere.base_url.split('/').nth(2).unwrap());
+    let to = to.replace("127.0.0.1", "localhost");
+    assert!(err.contains("offset 0") && err.contains(from) && err.contains(&to) && err.contains("same host"), "{err}");
+    assert_eq!(elsewhere.log.lock().unwrap().len(), 0, "the other host was never asked");
+    assert_eq!(server.log.lock().unwrap().len(), 1, "refused, not retried");
+    assert_untouched(&dir);
+}
+
+#[test]
+fn a_redirect_to_a_file_says_where_it_pointed() {
+    for location in ["file:///etc/passwd", "ftp://127.0.0.1/items.json"] {
+        let server = CatalogueServer::start(real_items(), move |_| redirect_to(location.into()));
+        let dir = snapshot_dir("fetch-redirect-file");
+        let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+        assert!(err.contains("offset 0") && err.contains(location) && err.contains("http or https"), "{err}");
+        assert_eq!(server.log.lock().unwrap().len(), 1, "refused, not retried");
+        assert_untouched(&dir);
+    }
+}
+
+#[test]
+fn redirects_within_the_host_are_followed_a_few_hops_only() {
+    // One hop on the same host, to a moved path: followed, and the walk is stored.
+    let moved = CatalogueServer::start(real_items(), |r| {
+        if r.path == "/moved" {
+            Action::Serve
+        } else {
+            redirect_to(format!("/moved?limit={}&offset={}", r.limit, r.offset))
+        }
+    });
+    let dir = snapshot_dir("fetch-redirect-same");
+    let (_, report) = fetch(&request(&moved, &dir), &Progress::Quiet).unwrap();
+    assert!(report.complete, "{}", report.summary());
+    assert_eq!(stored(&dir).items, real_items());
+    // A redirect that never ends: stopped after a few hops, saying so.
+    let looping =
+        CatalogueServer::start(real_items(), |r| redirect_to(format!("/again?limit={}&offset={}", r.limit, r.offset)));
+    let dir = snapshot_dir("fetch-redirect-loop");
+    let err = fetch(&request(&looping, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("offset 0") && err.contains("more than 3 redirects"), "{err}");
+    assert_eq!(looping.log.lock().unwrap().len(), 4, "the first request and 3 hops");
+    assert_untouched(&dir);
+}
+
 #[test]
 fn an_interrupted_walk_resumes_from_its_checkpoint() {
     let items = real_items();
@@ -311,6 +423,40 @@ fn an_interrupted_walk_resumes_from_its_checkpoint() {
     assert_eq!(fetched_again, 14 - report.pages_resumed, "only the missing pages are fetched again");
     assert_eq!(stored(&dir).items, items);
     assert!(!dir.join(".walk-2026-12-01.jsonl").exists());
+}
+
+#[test]
+fn a_damaged_checkpoint_line_is_cut_before_more_pages_follow_it() {
+    // Three walks, one page at a time: the first stops at offset 900, and the process
+    // is taken to have died mid-write (a cut last line); the second resumes, adds pages
+    // 900 to 1200 and stops at 1300. Its pages must not follow the cut line, or the
+    // third walk would lose them and fetch them again.
+    let items = real_items();
+    let phase = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(900));
+    let p = phase.clone();
+    let server = CatalogueServer::start(items.clone(), move |r| {
+        if r.offset == p.load(std::sync::atomic::Ordering::SeqCst) {
+            Action::Status { code: 404, headers: vec![], body: String::new() }
+        } else {
+            Action::Serve
+        }
+    });
+    let dir = snapshot_dir("fetch-resume-damaged");
+    let checkpoint = dir.join(".walk-2026-12-01.jsonl");
+    let mut req = request(&server, &dir);
+    req.config.concurrency = 1;
+    assert!(fetch(&req, &Progress::Quiet).is_err());
+    let mut bytes = fs::read(&checkpoint).unwrap();
+    bytes.extend_from_slice(b"{\"offset\": 1300, \"total\": 14");
+    fs::write(&checkpoint, bytes).unwrap();
+    phase.store(1300, std::sync::atomic::Ordering::SeqCst);
+    assert!(fetch(&req, &Progress::Quiet).is_err());
+    phase.store(u64::MAX, std::sync::atomic::Ordering::SeqCst);
+    let before = server.log.lock().unwrap().len();
+    let (_, report) = fetch(&req, &Progress::Quiet).unwrap();
+    let fetched_again = server.log.lock().unwrap().len() - before;
+    assert_eq!((report.pages_resumed, fetched_again), (13, 1), "{}", report.summary());
+    assert_eq!(stored(&dir).items, items);
 }
 
 #[test]
@@ -431,8 +577,12 @@ fn a_total_of_ten_to_the_fifteen_is_refused_at_once() {
 
 #[test]
 fn the_walk_deadline_holds_against_a_total_at_the_cap() {
-    // 5,000,000 items in pages of 20: 250,000 requests, more than 3 s allow.
-    let server = HostileServer::start(|asked, stream| stream.write_all(one_item_page(asked, 5_000_000).as_bytes()));
+    // 200,000 items in pages of 20: 10,000 requests (the cap on pages), each answered
+    // after 5 ms, more than 3 s allow.
+    let server = HostileServer::start(|asked, stream| {
+        std::thread::sleep(Duration::from_millis(5));
+        stream.write_all(one_item_page(asked, 200_000).as_bytes())
+    });
     let run = hostile_walk("fetch-hostile-deadline", &server, 3, &[".walk-2026-12-01.jsonl"]);
     assert!(run.stderr.contains("longer than 3 s") && run.stderr.contains("resume"), "{}", run.summary());
     assert!(run.elapsed < Duration::from_secs(8), "the deadline held: {}", run.summary());
@@ -487,4 +637,66 @@ fn a_page_of_millions_of_tiny_values_is_refused_before_parsing() {
     });
     let run = hostile_walk("fetch-hostile-values", &server, 20, &[]);
     assert!(run.stderr.contains("JSON values is more than the 2000000 allowed"), "{}", run.summary());
+}
+
+#[test]
+fn a_total_needing_more_pages_than_the_cap_is_refused_at_once() {
+    // 1,000,000 items in pages of 20: 50,000 pages, past the cap of 10,000.
+    let server = HostileServer::start(|asked, stream| stream.write_all(one_item_page(asked, 1_000_000).as_bytes()));
+    let run = hostile_walk("fetch-hostile-pages", &server, 20, &[]);
+    assert!(run.stderr.contains("50000 pages") && run.stderr.contains("cap of 10000 pages"), "{}", run.summary());
+    assert!(run.elapsed < Duration::from_secs(10), "{}", run.summary());
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1, "refused, not retried");
+}
+
+/// An answer of `items` for the request, reporting `total`.
+fn page_answer(asked: &Asked, items: Vec<Value>, total: u64) -> String {
+    let body = json!({"items": items,
+                      "pagination": {"limit": asked.param("limit"), "offset": asked.param("offset"), "total": total}})
+    .to_string();
+    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len())
+}
+
+#[test]
+fn a_total_growing_by_a_page_on_every_page_stops_at_the_tolerance() {
+    // Every page is full (20 items of 50 KB) and says the catalogue holds one page more
+    // than it reaches. Followed, the walk would never end; it stops once the total has
+    // moved more than the tolerance (100 listings) from the first page's 40.
+    let filler = std::sync::Arc::new("g".repeat(50_000));
+    let server = HostileServer::start(move |asked, stream| {
+        let (limit, offset) = (asked.param("limit"), asked.param("offset"));
+        let items = (offset..offset + limit)
+            .map(|i| json!({"resource": format!("https://g.example/{i}"), "description": *filler}))
+            .collect();
+        stream.write_all(page_answer(asked, items, offset + 2 * limit).as_bytes())
+    });
+    let run = hostile_walk("fetch-hostile-growing", &server, 60, &[]);
+    assert!(
+        run.stderr.contains("moved from 40 to 160") && run.stderr.contains("more than the 100 allowed"),
+        "{}",
+        run.summary()
+    );
+    assert!(server.requests.load(std::sync::atomic::Ordering::SeqCst) <= 8, "{}", run.summary());
+}
+
+#[test]
+fn pages_of_fifty_megabyte_descriptions_stop_at_the_byte_cap() {
+    // Each page holds one item whose description is 50 MB, under the 64 MB a page may
+    // be, of a catalogue said to hold 200,000 (10,000 pages, the cap). The walk keeps
+    // pages on disk, not in memory, and stops at the cap of 1 GiB of pages.
+    let description = std::sync::Arc::new("d".repeat(50 << 20));
+    let server = HostileServer::start(move |asked, stream| {
+        let (limit, offset) = (asked.param("limit"), asked.param("offset"));
+        let head = format!(
+            "{{\"pagination\":{{\"limit\":{limit},\"offset\":{offset},\"total\":200000}},\
+             \"items\":[{{\"resource\":\"https://d.example/{offset}\",\"description\":\""
+        );
+        let tail = "\"}]}";
+        let length = head.len() + description.len() + tail.len();
+        write!(stream, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n{head}")?;
+        stream.write_all(description.as_bytes())?;
+        stream.write_all(tail.as_bytes())
+    });
+    let run = hostile_walk("fetch-hostile-fifty", &server, 120, &[]);
+    assert!(run.stderr.contains("cap of 1073741824 bytes"), "{}", run.summary());
 }

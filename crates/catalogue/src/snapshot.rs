@@ -489,7 +489,7 @@ mod stream {
 /// The stored layout, item by item: a header line, then one item per line, into `out`
 /// (the file `path`, named in errors: a full disk says which file). Returns how many
 /// items were written.
-fn write_snapshot<V: std::borrow::Borrow<Value>>(
+fn write_snapshot<V: Serialize>(
     out: &mut impl Write,
     path: &Path,
     header: &Header,
@@ -503,7 +503,7 @@ fn write_snapshot<V: std::borrow::Borrow<Value>>(
     let mut count = 0;
     for item in items {
         out.write_all(if count == 0 { b"\n" } else { b",\n" }).map_err(io)?;
-        serde_json::to_writer(&mut *out, item?.borrow()).map_err(json)?;
+        serde_json::to_writer(&mut *out, &item?).map_err(json)?;
         count += 1;
     }
     out.write_all(b"\n]}\n").map_err(io)?;
@@ -512,8 +512,9 @@ fn write_snapshot<V: std::borrow::Borrow<Value>>(
 
 /// Writes `<dir>/<date>.json` from a header and items produced one at a time (so a
 /// million generated items never sit in memory), atomically as `write_into` does. The
-/// header's `item_count` must match the items given.
-pub(crate) fn write_streaming<V: std::borrow::Borrow<Value>>(
+/// header's `item_count` must match the items given. Items given as JSON text
+/// (`RawValue`) are written as they are, so must be compact: one item, one line.
+pub(crate) fn write_streaming<V: Serialize>(
     dir: &Path,
     header: &Header,
     overwrite: bool,

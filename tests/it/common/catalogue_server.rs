@@ -27,6 +27,8 @@ pub enum Action {
 }
 
 pub struct Request {
+    /// The path asked for, without the query.
+    pub path: String,
     pub limit: u64,
     pub offset: u64,
     /// Requests seen before this one (0 for the first).
@@ -101,6 +103,7 @@ fn handle(
             .unwrap_or(0)
     };
     let request = Request {
+        path: target.split('?').next().unwrap_or("/").to_owned(),
         limit: param("limit"),
         offset: param("offset"),
         index: count.fetch_add(1, Ordering::SeqCst),
