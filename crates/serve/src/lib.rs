@@ -602,6 +602,21 @@ fn handle(site: &Site, stream: TcpStream, accepted: Instant) {
         return;
     }
     eprintln!("{method} {} -> {status}", target.escape_debug());
+    close_gently(&stream);
+}
+
+/// Time a client has, once its response is sent, to close its end.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Ends the connection without losing the response: closing a socket with input unread,
+/// or with input still to come (a pipelined request), makes the kernel reset it and
+/// drop whatever of the response the client has not yet received. So the response's
+/// end is marked (FIN), and what the client sends is read and dropped until it closes.
+fn close_gently(stream: &TcpStream) {
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let mut until = Until { stream, deadline: Instant::now() + LINGER };
+    let mut sink = [0u8; 4096];
+    while matches!(until.read(&mut sink), Ok(n) if n > 0) {}
 }
 
 #[cfg(test)]
