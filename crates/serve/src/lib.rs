@@ -97,8 +97,9 @@ pub const MAX_SLOW_HEADS: usize = 256;
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
 /// Time a worker waits for a head, from the accept. A client on this machine sends
 /// it at once; a later one is left to the thread that watches slow connections, so
-/// that no slow client holds a worker.
-const PATIENCE: Duration = Duration::from_millis(50);
+/// that no slow client holds a worker. 50 ms let slowloris' bursts hold the workers
+/// long enough to double the p99 latency of real requests (BENCHMARKS.md).
+const PATIENCE: Duration = Duration::from_millis(10);
 /// How often that thread looks at the slow connections.
 const SWEEP: Duration = Duration::from_millis(10);
 /// Time a client has, once its response is sent, to close its end.
