@@ -91,7 +91,8 @@ pub const WORKERS: usize = 32;
 /// open fewer files. BENCHMARKS.md ("serve under load") measures these numbers.
 pub const MAX_CONNECTIONS: usize = 1024;
 /// Connections whose head did not come at once (a slow client, or slowloris): past
-/// this many the oldest is dropped, so they never take the room real requests need.
+/// this many the oldest is dropped, once [`SLOW`], so they never take the room real
+/// requests need.
 pub const MAX_SLOW_HEADS: usize = 256;
 /// Time a client has to send its whole request head, however slowly it trickles in.
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
@@ -100,6 +101,10 @@ pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
 /// that no slow client holds a worker. 50 ms let slowloris' bursts hold the workers
 /// long enough to double the p99 latency of real requests (BENCHMARKS.md).
 const PATIENCE: Duration = Duration::from_millis(10);
+/// Age past which a head still to come counts against [`MAX_SLOW_HEADS`]: before it, a
+/// late head may just be a client starved of CPU, as wrk was at 1000 connections on a
+/// loaded machine (BENCHMARKS.md).
+const SLOW: Duration = Duration::from_secs(1);
 /// How often that thread looks at the slow connections.
 const SWEEP: Duration = Duration::from_millis(10);
 /// Time a client has, once its response is sent, to close its end.
@@ -655,7 +660,8 @@ impl Watched {
         self.set.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Watches `entry`; past [`MAX_SLOW_HEADS`] the oldest head is dropped for a new one.
+    /// Watches `entry`; past [`MAX_SLOW_HEADS`] the oldest head is dropped for a new one,
+    /// once it has had [`SLOW`] to come (until then the connection cap bounds them).
     fn add(&self, entry: Watch) {
         let (Watch::Head(conn) | Watch::Closing(conn, _)) = &entry;
         if conn.stream.set_nonblocking(true).is_err() {
@@ -664,7 +670,7 @@ impl Watched {
         let mut set = self.lock();
         let mut dropped = None;
         if let Watch::Head(_) = entry {
-            if set.heads >= MAX_SLOW_HEADS {
+            if set.heads >= MAX_SLOW_HEADS && set.oldest_head_since().is_some_and(|t| t.elapsed() >= SLOW) {
                 dropped = set.remove_oldest(true);
             }
             set.heads += 1;
@@ -727,6 +733,14 @@ impl Watched {
 }
 
 impl WatchedSet {
+    /// When the oldest connection waiting for its head was accepted.
+    fn oldest_head_since(&self) -> Option<Instant> {
+        self.entries.iter().find_map(|e| match e {
+            Watch::Head(conn) => Some(conn.accepted),
+            Watch::Closing(..) => None,
+        })
+    }
+
     /// Takes out the oldest connection waiting for its head (`head`), or closing.
     fn remove_oldest(&mut self, head: bool) -> Option<Watch> {
         let at = self.entries.iter().position(|e| matches!(e, Watch::Head(_)) == head)?;
