@@ -85,13 +85,13 @@ const MAX_HEAD_BYTES: u64 = 16 * 1024;
 /// Threads answering requests. A browser opens about six connections at once.
 pub const WORKERS: usize = 32;
 /// Connections open at once, whatever they are doing: waiting for a worker or for the
-/// rest of their head, being answered, closing. At the cap, the oldest connection still
-/// waiting for its head (else the oldest closing) is dropped to make room, and when
-/// there is none a new connection is answered 503 at once. Fewer when the process may
+/// rest of their head, being answered, closing. At the cap, the oldest closing connection
+/// (else the oldest still waiting for its head) is dropped to make room, and when there
+/// is none a new connection is answered 503 at once. Fewer when the process may
 /// open fewer files. BENCHMARKS.md ("serve under load") measures these numbers.
 pub const MAX_CONNECTIONS: usize = 1024;
 /// Connections whose head did not come at once (a slow client, or slowloris): past
-/// this many the oldest is dropped, once [`SLOW`], so they never take the room real
+/// this many the oldest is dropped once a second old, so they never take the room real
 /// requests need.
 pub const MAX_SLOW_HEADS: usize = 256;
 /// Time a client has to send its whole request head, however slowly it trickles in.
