@@ -1,8 +1,10 @@
 //! `x402dir serve`: a local preview of the built site on loopback, sending the headers
 //! and following the redirects Netlify would (netlify.toml's `[[headers]]` and
 //! `[[redirects]]`, the build's `_redirects`), so a deploy can be checked before it is
-//! made. Standard library only: a fixed pool of worker threads fed by a bounded queue of
-//! connections (past it, a connection is answered 503 at once), a total deadline for a
+//! made. Standard library only: a fixed pool of worker threads fed by a queue of
+//! connections, one more thread watching the connections whose head is late and those
+//! closing after their response, a cap on connections (at it, the oldest watched one
+//! makes room, else a connection is answered 503 at once), a total deadline for a
 //! request's head, `Connection: close`, GET and HEAD. A preview for one person at one
 //! machine, not a production server, but one that keeps serving whatever a peer sends.
 //!
@@ -53,11 +55,13 @@
 //!   301 to `/x/` (Netlify's pretty URLs); `/x` serves `x.html` when there is one
 //!   (as `netlify dev` does); otherwise 404 with the site's `404.html`.
 
+use std::collections::VecDeque;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use catalogue::Error;
@@ -80,13 +84,31 @@ const MAX_HEAD_BYTES: u64 = 16 * 1024;
 
 /// Threads answering requests. A browser opens about six connections at once.
 pub const WORKERS: usize = 32;
-/// Connections accepted and waiting for a worker; past this, answered 503 and closed.
-/// A thread per connection made 16,000 idle sockets exhaust the threads and end the
-/// whole server.
-pub(crate) const QUEUED: usize = 64;
-/// Time a client has to send its whole request head, however slowly it trickles in:
-/// a worker held by a slow client serves nobody else.
+/// Connections open at once, whatever they are doing: waiting for a worker or for the
+/// rest of their head, being answered, closing. At the cap, the oldest closing connection
+/// (else the oldest still waiting for its head) is dropped to make room, and when there
+/// is none a new connection is answered 503 at once. Fewer when the process may
+/// open fewer files. BENCHMARKS.md ("serve under load") measures these numbers.
+pub const MAX_CONNECTIONS: usize = 1024;
+/// Connections whose head did not come at once (a slow client, or slowloris): past
+/// this many the oldest is dropped once a second old, so they never take the room real
+/// requests need.
+pub const MAX_SLOW_HEADS: usize = 256;
+/// Time a client has to send its whole request head, however slowly it trickles in.
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(5);
+/// Time a worker waits for a head, from the accept. A client on this machine sends
+/// it at once; a later one is left to the thread that watches slow connections, so
+/// that no slow client holds a worker. 50 ms let slowloris' bursts hold the workers
+/// long enough to double the p99 latency of real requests (BENCHMARKS.md).
+const PATIENCE: Duration = Duration::from_millis(10);
+/// Age past which a head still to come counts against [`MAX_SLOW_HEADS`]: before it, a
+/// late head may just be a client starved of CPU, as wrk was at 1000 connections on a
+/// loaded machine (BENCHMARKS.md).
+const SLOW: Duration = Duration::from_secs(1);
+/// How often that thread looks at the slow connections.
+const SWEEP: Duration = Duration::from_millis(10);
+/// Time a client has, once its response is sent, to close its end.
+const LINGER: Duration = Duration::from_secs(5);
 
 /// What a request path names on disk.
 #[derive(Debug, PartialEq)]
@@ -464,33 +486,48 @@ impl Server {
     }
 
     /// Answers until the process is stopped, logging one line a request to stderr.
-    /// [`WORKERS`] threads answer; accepted connections wait in a queue of [`QUEUED`],
-    /// and past it are answered 503 at once, so no flood of connections can make the
-    /// server run out of threads or memory.
+    /// [`WORKERS`] threads answer the connections accepted, in order; one more watches
+    /// those whose head is late and those closing. Connections are capped
+    /// ([`MAX_CONNECTIONS`], [`MAX_SLOW_HEADS`]), so no flood of connections can make
+    /// the server run out of threads, files or memory.
     pub fn run(self) -> Result<(), Error> {
-        // Each connection with when it was accepted: its head's deadline runs from
-        // then, so connections that idled in the queue are dropped, not waited for.
-        let (queue, waiting) = std::sync::mpsc::sync_channel::<(TcpStream, Instant)>(QUEUED);
-        let waiting = Arc::new(std::sync::Mutex::new(waiting));
-        for n in 0..WORKERS {
-            let (site, waiting) = (Arc::clone(&self.site), Arc::clone(&waiting));
+        let cap = connection_cap();
+        let open = Arc::new(AtomicUsize::new(0));
+        let watched = Arc::new(Watched::default());
+        let (ready, next) = mpsc::channel::<Conn>();
+        let next = Arc::new(Mutex::new(next));
+        let spawn = |name: String, work: Box<dyn FnOnce() + Send>| {
             std::thread::Builder::new()
-                .name(format!("serve-{n}"))
-                .spawn(move || loop {
+                .name(name)
+                .spawn(work)
+                .map_err(|e| Error::Listen(format!("cannot start the server's threads: {e}")))
+        };
+        for n in 0..WORKERS {
+            let (site, next, watched) = (Arc::clone(&self.site), Arc::clone(&next), Arc::clone(&watched));
+            spawn(
+                format!("serve-{n}"),
+                Box::new(move || loop {
                     // The lock is held only while waiting for the next connection.
-                    let next = waiting.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                    let Ok((stream, accepted)) = next else { return };
-                    handle(&site, stream, accepted);
-                })
-                .map_err(|e| Error::Listen(format!("cannot start the server's threads: {e}")))?;
+                    let conn = next.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok(conn) = conn else { return };
+                    handle(&site, &watched, conn);
+                }),
+            )?;
         }
+        let (watcher, sender) = (Arc::clone(&watched), ready.clone());
+        spawn("serve-watch".into(), Box::new(move || watcher.watch(&sender)))?;
         for stream in self.listener.incoming() {
             match stream {
                 Ok(stream) => {
-                    if let Err(std::sync::mpsc::TrySendError::Full((stream, _))) =
-                        queue.try_send((stream, Instant::now()))
-                    {
-                        refuse_busy(stream);
+                    // At the cap, a watched connection makes room (closing it gives its slot back).
+                    let slot = Slot::take(&open, cap).or_else(|| watched.evict().and_then(|_| Slot::take(&open, cap)));
+                    match slot {
+                        Some(slot) => {
+                            let conn = Conn { stream, accepted: Instant::now(), head: Vec::new(), _slot: slot };
+                            // The workers never stop, so the queue is always open.
+                            let _ = ready.send(conn);
+                        }
+                        None => refuse_busy(stream),
                     }
                 }
                 // A connection that failed before it was accepted, or too many open
@@ -506,7 +543,229 @@ impl Server {
     }
 }
 
-/// Answers 503 without waiting for the request: every worker is busy and the queue full.
+/// [`MAX_CONNECTIONS`], or fewer where the process may open fewer files (1,024 is a
+/// common limit), leaving room for the files being sent and the server's own.
+fn connection_cap() -> usize {
+    let limit = fs::read_to_string("/proc/self/limits").ok().and_then(|text| {
+        let line = text.lines().find_map(|line| line.strip_prefix("Max open files"))?;
+        line.split_whitespace().next()?.parse::<usize>().ok()
+    });
+    match limit {
+        Some(limit) => MAX_CONNECTIONS.min(limit.saturating_sub(WORKERS + 64)).max(WORKERS),
+        None => MAX_CONNECTIONS,
+    }
+}
+
+/// One of the connections counted against the cap, given back when dropped.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(open: &Arc<AtomicUsize>, cap: usize) -> Option<Slot> {
+        open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < cap).then_some(n + 1)).ok()?;
+        Some(Slot(Arc::clone(open)))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// An accepted connection and what has come of its request head.
+struct Conn {
+    stream: TcpStream,
+    accepted: Instant,
+    head: Vec<u8>,
+    // Declared last: given back once the socket is closed.
+    _slot: Slot,
+}
+
+/// What reading a request head came to.
+#[derive(Clone, Copy, PartialEq)]
+enum Head {
+    /// Whole: the request line ends at this offset.
+    Complete(usize),
+    /// [`MAX_HEAD_BYTES`] read and no end.
+    TooLarge,
+    /// Nothing more to read for now.
+    Pending,
+    /// The client closed or the connection failed: nobody to answer.
+    Closed,
+}
+
+/// Reads into `head` until the head ends, [`MAX_HEAD_BYTES`] are read, or `from` has
+/// nothing more for now (a timeout, or a non-blocking socket with nothing waiting).
+/// Bytes after the head (a pipelined request) may come along; they are never answered.
+fn read_head(from: &mut impl Read, head: &mut Vec<u8>) -> Head {
+    let mut buf = [0u8; 4096];
+    loop {
+        if let Some(line) = head_end(head) {
+            return Head::Complete(line);
+        }
+        let room = (MAX_HEAD_BYTES as usize).saturating_sub(head.len()).min(buf.len());
+        if room == 0 {
+            return Head::TooLarge;
+        }
+        match from.read(&mut buf[..room]) {
+            Ok(0) => return Head::Closed,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => return Head::Pending,
+            Err(_) => return Head::Closed,
+        }
+    }
+}
+
+/// Where the request line ends, once the head is whole: an empty line (`\r\n` or `\n`)
+/// after the request line.
+fn head_end(head: &[u8]) -> Option<usize> {
+    let line = head.iter().position(|&b| b == b'\n')?;
+    let mut start = line + 1;
+    loop {
+        let len = head[start..].iter().position(|&b| b == b'\n')?;
+        if len == 0 || (len == 1 && head[start] == b'\r') {
+            return Some(line);
+        }
+        start += len + 1;
+    }
+}
+
+/// Connections no worker holds: those whose head is late, and those closing after
+/// their response. One thread looks at them all in turn, never waiting on one.
+#[derive(Default)]
+struct Watched {
+    set: Mutex<WatchedSet>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct WatchedSet {
+    /// Oldest first.
+    entries: VecDeque<Watch>,
+    /// How many of them wait for their head.
+    heads: usize,
+}
+
+enum Watch {
+    /// A head still to come, by [`HEAD_DEADLINE`] after the accept.
+    Head(Conn),
+    /// A response sent: what the client sends is read and dropped until it closes, or
+    /// until the instant.
+    Closing(Conn, Instant),
+}
+
+impl Watched {
+    fn lock(&self) -> std::sync::MutexGuard<'_, WatchedSet> {
+        self.set.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Watches `entry`; past [`MAX_SLOW_HEADS`] the oldest head is dropped for a new one,
+    /// once it has had [`SLOW`] to come (until then the connection cap bounds them).
+    fn add(&self, entry: Watch) {
+        let (Watch::Head(conn) | Watch::Closing(conn, _)) = &entry;
+        if conn.stream.set_nonblocking(true).is_err() {
+            return;
+        }
+        let mut set = self.lock();
+        let mut dropped = None;
+        if let Watch::Head(_) = entry {
+            if set.heads >= MAX_SLOW_HEADS && set.oldest_head_since().is_some_and(|t| t.elapsed() >= SLOW) {
+                dropped = set.remove_oldest(true);
+            }
+            set.heads += 1;
+        }
+        // Only an empty set leaves the watcher asleep: waking it costs a system call.
+        let was_empty = set.entries.is_empty();
+        set.entries.push_back(entry);
+        drop(set);
+        if was_empty {
+            self.wake.notify_one();
+        }
+        // Closed outside the lock.
+        drop(dropped);
+    }
+
+    /// Drops the oldest closing connection (its response is sent; its client most likely
+    /// done), else the oldest waiting for its head; `None` when none is watched.
+    fn evict(&self) -> Option<()> {
+        let dropped = {
+            let mut set = self.lock();
+            set.remove_oldest(false).or_else(|| set.remove_oldest(true))
+        };
+        dropped.map(drop)
+    }
+
+    /// Looks at every watched connection each [`SWEEP`]: a head that came whole goes
+    /// to the workers through `ready`; one past its deadline, and a connection whose
+    /// client closed or took too long to, is closed.
+    fn watch(&self, ready: &mpsc::Sender<Conn>) {
+        let mut sink = [0u8; 4096];
+        loop {
+            let mut set = self.lock();
+            while set.entries.is_empty() {
+                set = self.wake.wait(set).unwrap_or_else(|e| e.into_inner());
+            }
+            let now = Instant::now();
+            for entry in std::mem::take(&mut set.entries) {
+                match entry {
+                    Watch::Head(mut conn) => match read_head(&mut &conn.stream, &mut conn.head) {
+                        Head::Pending if now < conn.accepted + HEAD_DEADLINE => {
+                            set.entries.push_back(Watch::Head(conn))
+                        }
+                        Head::Complete(_) | Head::TooLarge if conn.stream.set_nonblocking(false).is_ok() => {
+                            let _ = ready.send(conn);
+                        }
+                        _ => {}
+                    },
+                    Watch::Closing(conn, until) => {
+                        if now < until && still_open(&conn.stream, &mut sink) {
+                            set.entries.push_back(Watch::Closing(conn, until));
+                        }
+                    }
+                }
+            }
+            set.heads = set.entries.iter().filter(|e| matches!(e, Watch::Head(_))).count();
+            drop(set);
+            std::thread::sleep(SWEEP);
+        }
+    }
+}
+
+impl WatchedSet {
+    /// When the oldest connection waiting for its head was accepted.
+    fn oldest_head_since(&self) -> Option<Instant> {
+        self.entries.iter().find_map(|e| match e {
+            Watch::Head(conn) => Some(conn.accepted),
+            Watch::Closing(..) => None,
+        })
+    }
+
+    /// Takes out the oldest connection waiting for its head (`head`), or closing.
+    fn remove_oldest(&mut self, head: bool) -> Option<Watch> {
+        let at = self.entries.iter().position(|e| matches!(e, Watch::Head(_)) == head)?;
+        let entry = self.entries.remove(at)?;
+        self.heads -= usize::from(head);
+        Some(entry)
+    }
+}
+
+/// Reads and drops what a non-blocking `stream` has: false once its client has closed
+/// (or it failed). A bounded amount a call, so no client keeps the watcher to itself.
+fn still_open(stream: &TcpStream, sink: &mut [u8]) -> bool {
+    for _ in 0..16 {
+        match (&*stream).read(sink) {
+            Ok(0) => return false,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return e.kind() == io::ErrorKind::WouldBlock,
+        }
+    }
+    true
+}
+
+/// Answers 503 without waiting for the request: every connection slot is taken by one
+/// being answered.
 fn refuse_busy(stream: TcpStream) {
     let mut response = Response::text(503, "Service Unavailable: too many connections at once; try again");
     response.headers.push(("Retry-After".into(), "1".into()));
@@ -563,45 +822,49 @@ impl Write for Until<'_> {
 /// loopback in well under a second.
 const RESPONSE_DEADLINE: Duration = Duration::from_secs(60);
 
-/// Reads one request from `stream`, answers it and closes.
-fn handle(site: &Site, stream: TcpStream, accepted: Instant) {
-    let until = Until { stream: &stream, deadline: accepted + HEAD_DEADLINE };
-    let mut reader = BufReader::new(until.take(MAX_HEAD_BYTES));
-    let mut request_line = String::new();
-    if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-        return;
-    }
-    // The headers are not used, but are read so the client's write completes.
-    let mut complete = false;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) if line == "\r\n" || line == "\n" => {
-                complete = true;
-                break;
+/// Reads one request from `conn`, answers it and closes; a head that is late is left
+/// to the watcher, which brings it back once whole.
+fn handle(site: &Site, watched: &Watched, mut conn: Conn) {
+    // At least a look at what has come, for a connection that waited in the queue.
+    let deadline = (conn.accepted + PATIENCE).max(Instant::now() + Duration::from_millis(1));
+    let head = read_head(&mut Until { stream: &conn.stream, deadline }, &mut conn.head);
+    let request_line = match head {
+        Head::Complete(line) => std::str::from_utf8(&conn.head[..line]).unwrap_or(""),
+        Head::TooLarge => "",
+        Head::Closed => return,
+        Head::Pending => {
+            if conn.accepted.elapsed() < HEAD_DEADLINE {
+                watched.add(Watch::Head(conn));
             }
-            Ok(_) => {}
+            return;
         }
-    }
-    if !complete && reader.get_ref().limit() > 0 {
-        // The client went away mid-request: nobody to answer.
-        return;
-    }
+    };
     let parts: Vec<&str> = request_line.split_whitespace().collect();
     let (method, target, response) = match parts[..] {
-        _ if !complete => ("?", "?", Response::text(431, "Request Header Fields Too Large")),
+        _ if head == Head::TooLarge => ("?", "?", Response::text(431, "Request Header Fields Too Large")),
         [method, target, version] if version.starts_with("HTTP/1.") => (method, target, site.respond(method, target)),
         _ => ("?", "?", Response::text(400, "Bad Request: expected `METHOD /path HTTP/1.1`")),
     };
     let status = response.status;
-    let mut out = Until { stream: &stream, deadline: Instant::now() + RESPONSE_DEADLINE };
+    let mut out = Until { stream: &conn.stream, deadline: Instant::now() + RESPONSE_DEADLINE };
     if let Err(e) = response.write_to(&mut out, method == "HEAD") {
         eprintln!("{method} {} -> {status} (not sent: {e})", target.escape_debug());
         return;
     }
     eprintln!("{method} {} -> {status}", target.escape_debug());
+    close_gently(watched, conn);
+}
+
+/// Ends the connection without losing the response: closing a socket with input unread,
+/// or with input still to come (a pipelined request), makes the kernel reset it and
+/// drop whatever of the response the client has not yet received. So the response's
+/// end is marked (FIN), and the watcher reads and drops what the client sends until it
+/// closes. Waiting for that here cost a quarter of the requests a second
+/// (BENCHMARKS.md, "serve under load").
+fn close_gently(watched: &Watched, mut conn: Conn) {
+    let _ = conn.stream.shutdown(std::net::Shutdown::Write);
+    conn.head = Vec::new();
+    watched.add(Watch::Closing(conn, Instant::now() + LINGER));
 }
 
 #[cfg(test)]
@@ -727,6 +990,16 @@ mod tests {
         let error = Site::load(Path::new("/nonexistent/x402dir/public"), "", "test.toml").err().unwrap();
         assert_eq!(error.code(), "SOURCE_UNAVAILABLE");
         assert!(error.to_string().contains("x402dir build"), "{error}");
+    }
+
+    #[test]
+    fn a_head_ends_at_its_first_empty_line() {
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"), Some(15));
+        assert_eq!(head_end(b"GET / HTTP/1.1\nHost: x\n\nGET /next HTTP/1.1\n"), Some(14));
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\n\r\n"), Some(15));
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\nHost: x\r\n"), None);
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\n"), None);
+        assert_eq!(head_end(b"GET / HTTP/1.1"), None);
     }
 
     #[test]
