@@ -700,3 +700,19 @@ fn pages_of_fifty_megabyte_descriptions_stop_at_the_byte_cap() {
     let run = hostile_walk("fetch-hostile-fifty", &server, 120, &[]);
     assert!(run.stderr.contains("cap of 1073741824 bytes"), "{}", run.summary());
 }
+
+/// An item holding one key twice is refused by the walk as by the import, the key
+/// named: serde_json kept the last silently, and two readers could read two listings.
+#[test]
+fn an_item_with_a_key_twice_stops_the_walk_naming_it() {
+    let body = r#"{"items": [{"resource": "https://a.example/w", "resource": "https://b.example/w"}], "pagination": {"limit": 100, "offset": 0, "total": 1}}"#;
+    let server = CatalogueServer::start(real_items(), move |_| Action::Status {
+        code: 200,
+        headers: vec![("Content-Type".into(), "application/json".into())],
+        body: body.into(),
+    });
+    let dir = snapshot_dir("fetch-duplicate-key");
+    let err = fetch(&request(&server, &dir), &Progress::Quiet).unwrap_err().to_string();
+    assert!(err.contains("`resource` twice"), "{err}");
+    assert_untouched(&dir);
+}

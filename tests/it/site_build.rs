@@ -628,7 +628,8 @@ fn the_root_and_latest_lead_to_the_newest_complete_snapshot_and_labels_the_rest(
     let redirects = fs::read_to_string(out.join("_redirects")).unwrap();
     assert_eq!(redirects, "/latest /2025-12-31/ 302\n/latest/* /2025-12-31/:splat 200\n");
     let root = fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(root.contains(r#"Start with <a href="/2025-12-31/">2025-12-31</a>"#), "{root}");
+    assert!(root.contains(r#"Searches above use <a href="/2025-12-31/">2025-12-31</a>"#), "{root}");
+    assert!(root.contains(r#"<form id="root-search" role="search" action="/2025-12-31/search/""#), "{root}");
     let item = |date: &str| {
         let start = root.find(&format!(r#"<li><a href="/{date}/">"#)).unwrap();
         root[start..start + root[start..].find("</li>").unwrap()].to_owned()
