@@ -251,7 +251,8 @@ test("no page of any kind is wider than a 320 px screen", async () => {
   const context = await browser.newContext({ viewport: WIDTHS.phone });
   const page = await context.newPage();
   const wide = [];
-  for (const path of ["/", ...pages]) {
+  // A missing address gets the 404 page: it lists every snapshot with its notices.
+  for (const path of ["/", "/no/such/page/", ...pages]) {
     await page.goto(server.origin + path);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     if (overflow > 0) wide.push(`${path}: ${overflow} px`);
