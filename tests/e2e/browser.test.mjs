@@ -128,6 +128,9 @@ test("a snapshot's pages state the next walk and the stale date, and mark themse
     assert.deepEqual(await page.$$eval(".limits .walk time", (ts) => ts.map((t) => t.dateTime)), ["2026-01-07", "2026-01-14"]);
     assert.equal(await page.isVisible(".limits .stale-notice"), stale, `${path} at ${now}`);
     assert.equal(await page.$eval(".limits", (a) => a.classList.contains("stale")), stale, `${path} at ${now}`);
+    // The age by the reader's clock, in whole UTC days since the snapshot's date.
+    const days = Math.floor((Date.parse(now.slice(0, 10)) - Date.parse(DATE)) / 86400000);
+    assert.equal(await page.textContent(".limits .snapshot .age"), ` · ${days} day${days === 1 ? "" : "s"} old`, `${path} at ${now}`);
     assert.deepEqual(problems, []);
     await context.close();
   }
@@ -137,6 +140,7 @@ test("a snapshot's pages state the next walk and the stale date, and mark themse
   await page.goto(`${server.origin}/${DATE}/`);
   assert.match(await page.textContent(".limits"), /stale after 2026-01-14/);
   assert.equal(await page.isVisible(".limits .stale-notice"), false);
+  assert.equal(await page.isVisible(".limits .snapshot .age"), false, "without JavaScript the date alone");
   await context.close();
 });
 
