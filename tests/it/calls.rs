@@ -14,7 +14,7 @@ use std::process::Command;
 
 use serde_json::{Map, Value};
 
-use crate::common::{repo_root, temp_dir, REAL_DATES};
+use crate::common::{html, repo_root, temp_dir, REAL_DATES};
 use catalogue::hidden::is_hidden;
 use catalogue::import::import_file;
 use method::index::Index;
@@ -69,9 +69,7 @@ fn declared(item: &Value) -> (Option<String>, Vec<Required>) {
 
 /// The command in a page's "First request" box, as text.
 fn shown_call(page: &str) -> String {
-    let marker = r#"<pre class="copy" id="curl" tabindex="0"><code>"#;
-    let start = page.find(marker).expect("a request to copy") + marker.len();
-    unescape(&page[start..start + page[start..].find("</code>").unwrap()])
+    html::code_block(page, "curl").expect("a request to copy")
 }
 
 /// Runs every command through `sh`, with a `curl` that writes its arguments, each
@@ -288,14 +286,12 @@ fn check_programs(item: &Value, args: &[String], page: &str) -> Vec<String> {
         })
         .collect();
     for id in ["pay-js", "pay-py"] {
-        let marker = format!(r#"<pre class="copy program" id="{id}" tabindex="0"><code>"#);
-        let Some(start) = page.find(&marker).map(|s| s + marker.len()) else {
+        let Some(code) = html::code_block(page, id) else {
             if !evm_exact.is_empty() && !v1_head {
                 wrong.push(format!("no {id} program, though the listing offers exact on an EVM network"));
             }
             continue;
         };
-        let code = unescape(&page[start..start + page[start..].find("</code>").unwrap()]);
         let url = args.last().unwrap();
         if !code.contains(&format!("\"{url}\"")) {
             wrong.push(format!("{id} does not call the command's URL {url}"));
@@ -310,10 +306,6 @@ fn check_programs(item: &Value, args: &[String], page: &str) -> Vec<String> {
         }
     }
     wrong
-}
-
-fn unescape(html: &str) -> String {
-    html.replace("&#34;", "\"").replace("&#39;", "'").replace("&#60;", "<").replace("&#62;", ">").replace("&#38;", "&")
 }
 
 #[test]

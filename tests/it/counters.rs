@@ -126,12 +126,7 @@ fn page_text(html: &str) -> String {
             _ => {}
         }
     }
-    text.replace("&#34;", "\"")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
+    crate::common::html::unescape(&text)
 }
 
 /// The value shown beside a figure's name in a resource page's table of figures.

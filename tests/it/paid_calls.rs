@@ -25,6 +25,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
 
+use crate::common::html::code_block;
 use crate::common::prerequisites::{self, python_x402, Need};
 use crate::common::{repo_root, temp_dir, REAL_DATES};
 use catalogue::import::import_file;
@@ -95,20 +96,6 @@ impl Drop for Stack {
         drop(self.child.stdin.take());
         let _ = self.child.wait();
     }
-}
-
-/// The text of the `<pre>` with id `id`, unescaped.
-fn block(page: &str, id: &str) -> Option<String> {
-    let start = page.find(&format!(r#" id="{id}" tabindex="0"><code>"#))?;
-    let start = start + page[start..].find("<code>")? + "<code>".len();
-    let text = &page[start..start + page[start..].find("</code>")?];
-    Some(
-        text.replace("&#34;", "\"")
-            .replace("&#39;", "'")
-            .replace("&#60;", "<")
-            .replace("&#62;", ">")
-            .replace("&#38;", "&"),
-    )
 }
 
 /// `scheme://host[:port]` of a URL.
@@ -398,8 +385,11 @@ fn the_calls_a_page_shows_pay_a_local_seller_with_the_listed_terms() {
         let say = |w: String| format!("{} ({}): {w}", case.url, case.shape);
 
         // The curl command, unpaid: a 402 holding the listing's terms.
-        let curl =
-            block(&case.page, "curl").expect("a curl command").replacen(&format!("'{from}"), &format!("'{local}"), 1);
+        let curl = code_block(&case.page, "curl").expect("a curl command").replacen(
+            &format!("'{from}"),
+            &format!("'{local}"),
+            1,
+        );
         let answer = Command::new("sh").arg("-c").arg(&curl).output().unwrap();
         let answer = String::from_utf8_lossy(&answer.stdout).into_owned();
         if !answer.starts_with("HTTP/1.1 402") {
@@ -422,7 +412,7 @@ fn the_calls_a_page_shows_pay_a_local_seller_with_the_listed_terms() {
         // Under v1 the terms are in the 402's body, which a HEAD answer lacks (the
         // clients fail on it): the page says so instead of showing a program.
         if case.record["call"]["method"] == "HEAD" && case.item["x402Version"] != 2 {
-            if block(&case.page, "pay-js").is_some() || !case.page.contains("an answer to HEAD has no body") {
+            if code_block(&case.page, "pay-js").is_some() || !case.page.contains("an answer to HEAD has no body") {
                 wrong.push(say("a v1 HEAD page should say why it has no program, and show none".to_owned()));
             }
             report.push(format!("{}: {} (no program: the page says why)", case.shape, case.url));
@@ -430,7 +420,7 @@ fn the_calls_a_page_shows_pay_a_local_seller_with_the_listed_terms() {
         }
         // The programs, paid: 200, what the seller saw, and exactly the price moved.
         for (language, id) in [("js", "pay-js"), ("py", "pay-py")] {
-            let Some(code) = block(&case.page, id) else {
+            let Some(code) = code_block(&case.page, id) else {
                 wrong.push(say(format!("no {id} program on the page")));
                 continue;
             };
@@ -466,7 +456,8 @@ fn the_calls_a_page_shows_pay_a_local_seller_with_the_listed_terms() {
         let from = origin(&case.url);
         let asset = case.accept["asset"].as_str().unwrap();
         for (language, block_id) in [("js", "pay-js"), ("py", "pay-py")] {
-            let code = block(&case.page, block_id).unwrap().replacen(&format!("\"{from}"), &format!("\"{local}"), 1);
+            let code =
+                code_block(&case.page, block_id).unwrap().replacen(&format!("\"{from}"), &format!("\"{local}"), 1);
             let before = stack.balance(asset, &payer);
             let file = scratch.join(format!("{id}-{language}.{}", if language == "js" { "mjs" } else { "py" }));
             let (paid, output) = run_program(language, &code, &file, "EVM_PRIVATE_KEY", &key);

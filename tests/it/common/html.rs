@@ -74,3 +74,45 @@ pub const OUR_SCRIPTS: [&str; 4] =
 pub fn is_our_script(attributes: &[(String, String)]) -> bool {
     attributes.iter().any(|(n, v)| n == "src" && OUR_SCRIPTS.iter().any(|ours| v.ends_with(ours)))
 }
+
+/// Text as the page escaped it, decoded in one pass (so `&#38;amp;` is `&amp;`): the
+/// numeric entities the site's escaper writes and the named ones.
+pub fn unescape(text: &str) -> String {
+    const ENTITIES: [(&str, char); 9] = [
+        ("&#34;", '"'),
+        ("&quot;", '"'),
+        ("&#39;", '\''),
+        ("&#60;", '<'),
+        ("&lt;", '<'),
+        ("&#62;", '>'),
+        ("&gt;", '>'),
+        ("&#38;", '&'),
+        ("&amp;", '&'),
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match ENTITIES.iter().find(|(entity, _)| rest.starts_with(entity)) {
+            Some((entity, c)) => {
+                out.push(*c);
+                rest = &rest[entity.len()..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The decoded text of the `<pre … id="ID" tabindex="0"><code>` block of a page (the
+/// call and the programs of a resource page), if it has one.
+pub fn code_block(page: &str, id: &str) -> Option<String> {
+    let at = page.find(&format!(r#" id="{id}" tabindex="0"><code>"#))?;
+    let start = at + page[at..].find("<code>")? + "<code>".len();
+    Some(unescape(&page[start..start + page[start..].find("</code>")?]))
+}
