@@ -156,36 +156,27 @@ fn python_jsonschema() -> Option<bool> {
     })
 }
 
-/// The venv's python, when it has the pinned `mcp`: None when it has none, or another
-/// version (a venv from an earlier pin would test the wrong SDK).
+/// The python of the venv at `venv` (below the repository), when `imports` import there
+/// and `package` is at `version`: None otherwise (a venv from an earlier pin would test the
+/// wrong SDK).
+fn pinned_python(venv: &str, imports: &str, package: &str, version: &str) -> Option<PathBuf> {
+    let python = repo_root().join(venv).join("bin/python");
+    let check = format!("import importlib.metadata as m, {imports}; print(m.version('{package}'))");
+    let out = Command::new(&python).args(["-c", &check]).output().ok()?;
+    (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == version).then_some(python)
+}
+
+/// The venv's python, when it has the pinned `mcp`.
 pub fn python_mcp() -> Option<PathBuf> {
     static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
-    FOUND
-        .get_or_init(|| {
-            let python = repo_root().join(PYTHON_MCP_VENV).join("bin/python");
-            let out = Command::new(&python)
-                .args(["-c", "import importlib.metadata as m, mcp; print(m.version('mcp'))"])
-                .output()
-                .ok()?;
-            (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == PYTHON_MCP_VERSION)
-                .then_some(python)
-        })
-        .clone()
+    FOUND.get_or_init(|| pinned_python(PYTHON_MCP_VENV, "mcp", "mcp", PYTHON_MCP_VERSION)).clone()
 }
 
 /// The venv's python, when it has the pinned `x402` with what its EVM client imports.
 pub fn python_x402() -> Option<PathBuf> {
     static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
     FOUND
-        .get_or_init(|| {
-            let python = repo_root().join(PYTHON_X402_VENV).join("bin/python");
-            let out = Command::new(&python)
-                .args(["-c", "import importlib.metadata as m, requests, eth_account, x402; print(m.version('x402'))"])
-                .output()
-                .ok()?;
-            (out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == PYTHON_X402_VERSION)
-                .then_some(python)
-        })
+        .get_or_init(|| pinned_python(PYTHON_X402_VENV, "requests, eth_account, x402", "x402", PYTHON_X402_VERSION))
         .clone()
 }
 
