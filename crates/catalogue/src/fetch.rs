@@ -407,7 +407,6 @@ impl Checkpoint {
                     w.write_all(b",").map_err(io)?;
                 }
                 let item: Value = super::import::strict_item(&page.body[range.clone()]).map_err(|e| {
-                    let e = e.strip_prefix(super::import::CUSTOM).unwrap_or(&e);
                     Error::Walk(format!("page at offset {}: item {i} cannot be read: {e}", page.offset))
                 })?;
                 serde_json::to_writer(&mut w, &item).map_err(|e| io(e.into()))?;

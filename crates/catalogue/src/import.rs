@@ -298,7 +298,7 @@ fn read_dump(reader: impl Read, only: Option<&'static str>, each: &mut ItemSink)
 }
 
 /// Marks an error this module made (not a JSON syntax error) in serde's error text.
-pub(crate) const CUSTOM: &str = "x402dir: ";
+const CUSTOM: &str = "x402dir: ";
 
 fn custom<E: de::Error>(message: impl std::fmt::Display) -> E {
     E::custom(format!("{CUSTOM}{message}"))
@@ -478,8 +478,10 @@ const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 /// pages are read with the same rule as a dump).
 pub(crate) fn strict_item(bytes: &[u8]) -> Result<Value, String> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = Strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v)).map_err(|e| e.to_string())?;
-    Ok(value)
+    Strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v)).map_err(|e| {
+        let message = e.to_string();
+        message.strip_prefix(CUSTOM).unwrap_or(&message).to_owned()
+    })
 }
 
 /// The items of a list, each handed on as it is parsed.
