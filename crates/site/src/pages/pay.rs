@@ -119,6 +119,9 @@ pub(crate) fn paid_call(
     let mut solana = Vec::new();
     let mut left_out = Vec::new();
     let (mut evm_names, mut solana_names) = (Vec::new(), Vec::new());
+    // Whether each SDK registers one of the listing's EVM networks as the 402 will name
+    // it: a CAIP-2 id by wildcard, a v1 name by its own list.
+    let (mut js_pays, mut py_pays) = (false, false);
     for a in accepts {
         let network = a.network.as_deref().unwrap_or("");
         let id = method.assets.canonical_network(network).to_owned();
@@ -142,6 +145,10 @@ pub(crate) fn paid_call(
         // The live 402 may name the network as listed or by its CAIP-2 id.
         let spellings: Vec<String> =
             if id != network { vec![network.to_owned(), id.clone()] } else { vec![id.clone()] };
+        if family == Family::Evm {
+            js_pays |= network.contains(':') || V1_EVM_JS.contains(&network);
+            py_pays |= network.contains(':') || V1_EVM_PY.contains(&network);
+        }
         let (terms, names) =
             if family == Family::Evm { (&mut evm, &mut evm_names) } else { (&mut solana, &mut solana_names) };
         for spelling in spellings {
@@ -171,12 +178,10 @@ pub(crate) fn paid_call(
         left_out.push("The Solana options: the programs below pay on EVM networks only.".to_owned());
     }
     let mut programs = Vec::new();
-    let v1_only_js = terms.iter().all(|t| !t.network.contains(':') && !V1_EVM_JS.contains(&t.network.as_str()));
-    let v1_only_py = terms.iter().all(|t| !t.network.contains(':') && !V1_EVM_PY.contains(&t.network.as_str()));
-    if family == Family::Solana || !v1_only_js {
+    if family == Family::Solana || js_pays {
         programs.push(Program { language: "JavaScript", id: "pay-js", code: javascript(family, &terms, request) });
     }
-    if family == Family::Solana || !v1_only_py {
+    if family == Family::Solana || py_pays {
         programs.push(Program { language: "Python", id: "pay-py", code: python(family, &terms, request) });
     }
     Ok(PaidCall { programs, key_var: key_var(family), networks, left_out })
@@ -472,6 +477,37 @@ mod tests {
                 assert_eq!(String::from_utf8(out.stdout).unwrap(), text, "{p}");
             }
         }
+    }
+
+    #[test]
+    fn a_program_is_shown_only_for_an_sdk_that_registers_the_listed_network() {
+        let method = Method::embedded();
+        let accept = |network: &str| {
+            let item = json!({"resource": "https://a.example/", "accepts": [{"scheme": "exact", "network": network,
+                "maxAmountRequired": "1000", "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                "payTo": "0x52E29e0d2Aa49bfBfC548C0A9F2196F4aa51f3ea"}]});
+            catalogue::model::Resource::from_value(&item).unwrap().accepts.remove(0)
+        };
+        let request = Request {
+            method: "GET".into(),
+            method_declared: true,
+            url: "https://a.example/".into(),
+            headers: Vec::new(),
+            body: None,
+            body_type: None,
+            sent: Vec::new(),
+            optional: Vec::new(),
+            gaps: Vec::new(),
+        };
+        let languages = |network: &str| -> Vec<&'static str> {
+            let paid = paid_call(&[accept(network)], Some(1), &request, &method).unwrap();
+            paid.programs.iter().map(|p| p.language).collect()
+        };
+        assert_eq!(languages("base"), ["JavaScript", "Python"]);
+        assert_eq!(languages("eip155:8453"), ["JavaScript", "Python"]);
+        // Python's v1 list has no `ethereum`, JavaScript's no `monad-testnet`.
+        assert_eq!(languages("ethereum"), ["JavaScript"]);
+        assert_eq!(languages("monad-testnet"), ["Python"]);
     }
 
     #[test]
