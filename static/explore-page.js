@@ -1,7 +1,9 @@
 // Wires the explore form to explore.js. An external module: the site's CSP allows no
-// inline script.
+// inline script. Each explore is a history entry (Back returns to the one before, at the
+// place it was left: static/scroll.js), and on a phone its results are brought into view.
 
 import { explore, renderExplore } from "./explore.js";
+import { bringIntoView, keepScroll, placeResults, restoreScroll, saveScroll } from "./scroll.js";
 
 const form = document.querySelector("form#explore");
 const results = document.querySelector("#results");
@@ -23,22 +25,46 @@ async function run(q, limit) {
   renderExplore(results, outcome, document);
 }
 
+/** The results with the snapshot's line and limits just above them. */
+function anchor() {
+  const above = results.previousElementSibling;
+  return above?.matches("aside.limits") ? above : results;
+}
+
 function submit(event) {
   event.preventDefault();
   const q = form.elements.q.value;
   const limit = form.elements.limit.value.trim();
   const params = new URLSearchParams({ q });
   if (limit !== "") params.set("limit", limit);
-  history.replaceState(null, "", `${location.pathname}?${params}`);
-  run(q, limit);
+  const url = `${location.pathname}?${params}`;
+  if (url !== `${location.pathname}${location.search}`) {
+    saveScroll();
+    history.pushState(null, "", url);
+  }
+  // On a phone the keyboard would cover the results: put it away.
+  document.activeElement?.blur?.();
+  run(q, limit).then(() => bringIntoView(anchor(), results));
+}
+
+/** The explore in the page's address, if any, and the reader put where they were. */
+function land() {
+  const params = new URLSearchParams(location.search);
+  form.elements.q.value = params.get("q") ?? "";
+  form.elements.limit.value = params.get("limit") ?? "10";
+  if (!params.has("q")) {
+    latest++;
+    results.replaceChildren();
+    results.removeAttribute("data-state");
+    restoreScroll();
+    return;
+  }
+  run(form.elements.q.value, form.elements.limit.value.trim()).then(() => placeResults(anchor(), results));
 }
 
 if (form && results) {
   form.addEventListener("submit", submit);
-  const params = new URLSearchParams(location.search);
-  if (params.has("q")) {
-    form.elements.q.value = params.get("q");
-    if (params.has("limit")) form.elements.limit.value = params.get("limit");
-    run(form.elements.q.value, form.elements.limit.value.trim());
-  }
+  keepScroll();
+  addEventListener("popstate", land);
+  land();
 }

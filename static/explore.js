@@ -299,6 +299,23 @@ async function nearSpellings(fetchJson, explore, words) {
   return new Map(wanted.map((w) => [w, nearest(w, (t) => lists.get(t) ?? null)]));
 }
 
+/**
+ * Near spellings of `words` among the snapshot's document words (Rust's
+ * explore::spelling), from `source` as explore reads it; an empty Map when the snapshot
+ * has no explore index of this version. The search page offers them as links ("did you
+ * mean"); the method's rule never reads them.
+ */
+export async function nearSpellingsOf(source, words) {
+  const fetchJson = reader(source);
+  try {
+    const { explore } = await loadExplore(fetchJson);
+    return await nearSpellings(fetchJson, explore, words);
+  } catch (e) {
+    if (e instanceof SourceUnavailable) return new Map();
+    throw e;
+  }
+}
+
 /** Signed bytes from base64. */
 function bytes(text) {
   const raw = atob(text);
@@ -622,23 +639,27 @@ function exploreView(doc, answer) {
   const { meta, data } = answer;
   const q = meta.query;
   const p = (cls, ...children) => el(doc, "p", { class: cls }, ...children);
-  const summary = [
-    p("not-method", meta.not_the_method_answer),
+  // Before the rows, what changes how they read: the snapshot's notices and how the
+  // words were read; after them, how the list was made (on a phone the rows come first).
+  const before = [
     ...meta.snapshot.notices.map((n) => el(doc, "p", { class: "notice" }, el(doc, "strong", {}, n))),
     q.read_as.length ? p("read-as", `Read as: ${q.read_as.join("; ")} (from “${q.constraint_phrases.join("”, “")}”).`) : null,
-    p("tokens", `Words: ${q.words.length ? q.words.join(", ") : "none usable"}.`),
     q.near_spellings.length
       ? p("near", `Read as near spellings: ${q.near_spellings.map((n) => `${n.word} → ${n.read_as}`).join(", ")}.`)
       : null,
     q.translations.length
       ? p("near", `Read as translations: ${q.translations.map((n) => `${n.word} → ${n.read_as}`).join(", ")}.`)
       : null,
-    q.not_understood.length ? p("dropped", `Not understood, left out: ${q.not_understood.join(", ")}.`) : null,
-    q.words_without_vector.length ? p("dropped", `No word vector for: ${q.words_without_vector.join(", ")}.`) : null,
-    p("rule", `How this list was made: ${q.rule}.`),
     el(doc, "p", { class: "counts", "data-returned": meta.returned },
       `BM25 list ${meta.lists.bm25}, dense list ${meta.lists.dense} (${meta.lists.dense_lists_read} of ` +
         `${meta.lists.dense_lists} clusters read), ${meta.lists.fused} candidates; showing ${meta.returned}`),
+  ].filter(Boolean);
+  const after = [
+    p("not-method", meta.not_the_method_answer),
+    p("tokens", `Words: ${q.words.length ? q.words.join(", ") : "none usable"}.`),
+    q.not_understood.length ? p("dropped", `Not understood, left out: ${q.not_understood.join(", ")}.`) : null,
+    q.words_without_vector.length ? p("dropped", `No word vector for: ${q.words_without_vector.join(", ")}.`) : null,
+    p("rule", `How this list was made: ${q.rule}.`),
     p("snapshot", `Snapshot of ${meta.snapshot.date}. Explore `,
       el(doc, "a", { href: pathOf(meta.explore.url) }, meta.explore.version), ", beside method ",
       el(doc, "a", { href: pathOf(meta.method.url) }, meta.method.version), "."),
@@ -648,7 +669,7 @@ function exploreView(doc, answer) {
     const why = q.words.length > 0 && q.ranked_words.length === 0
       ? "No word of the query was understood, so nothing is shown rather than unrelated listings."
       : "Nothing retrieved for these words.";
-    return ["empty", [p("empty", why), ...summary]];
+    return ["empty", [p("empty", why), ...before, ...after]];
   }
   const head = el(doc, "tr", {}, ...COLUMNS.map((label) => el(doc, "th", { scope: "col" }, label)));
   const table = el(doc, "div", { class: "table-wrap" },
@@ -656,7 +677,7 @@ function exploreView(doc, answer) {
       el(doc, "caption", {}, `Explore results 1 to ${meta.returned}, with each list's rank`),
       el(doc, "thead", {}, head),
       el(doc, "tbody", {}, ...data.map((row) => exploreRow(doc, row))))));
-  return ["results", [...summary, table]];
+  return ["results", [...before, table, ...after]];
 }
 
 /** Shows an explore envelope or an error in `container`; sets data-state. */

@@ -3,6 +3,7 @@
 
 import { el, httpSource, loadManifest, query, render, rowNames, tokenCounts } from "./composer.js";
 import { DEFAULT_LIMIT } from "./rules.js";
+import { bringIntoView, keepScroll, placeResults, restoreScroll, saveScroll } from "./scroll.js";
 
 const TEXT_FILTERS = ["max_price", "network", "limit"];
 // Every value a search's address can carry, in the order it writes them.
@@ -106,7 +107,7 @@ function addPager(values, meta) {
       offset = String(to);
       const next = { ...values, offset };
       remember(next, { typed: false });
-      run(next).then(() => results.scrollIntoView({ block: "start" }));
+      run(next).then(() => anchor().scrollIntoView({ block: "start" }));
     });
     return a;
   };
@@ -133,6 +134,12 @@ async function explainEmpty(values, meta, ticket) {
     box.append(el(document, "p", { class: "missing" }, missing.length > 0
       ? `No resource of this snapshot has ${quote(missing)} as a whole word. Words match whole and as written: no stemming, so "images" does not find "image".`
       : `Every word is in some resource, but no resource has all of them${filtered ? " within these filters" : ""}.`));
+    const respelled = missing.length > 0 ? await respell(tokens, missing).catch(() => null) : null;
+    if (ticket !== latest) return;
+    if (respelled) {
+      const href = shareableUrl({ ...values, q: respelled, offset: null });
+      box.append(el(document, "p", { class: "did-you-mean" }, "Did you mean ", el(document, "a", { href }, respelled), "? (A link: this search stays as typed.)"));
+    }
   }
   const explore = `${folder}explore/?${new URLSearchParams({ q: values.q })}`;
   box.append(el(document, "p", { class: "explore" }, "Explore ranks resources by similar words too (it is not the directory's answer): ",
@@ -147,6 +154,22 @@ async function explainEmpty(values, meta, ticket) {
     box.append(el(document, "p", { class: "elsewhere-none" }, "No other published snapshot has resources for this search either."));
   }
   results.querySelector("p.empty")?.after(box);
+}
+
+/**
+ * The words with each missing one replaced by its nearest spelling among the snapshot's
+ * words (explore's near spellings, kept only where the strict index has the word), or
+ * null when no missing word has one. Explore's code is loaded only when it is needed.
+ */
+async function respell(tokens, missing) {
+  const { nearSpellingsOf } = await import("./explore.js");
+  const near = await nearSpellingsOf(source, missing);
+  const offered = [...new Set(missing.map((w) => near.get(w)).filter((w) => typeof w === "string" && w !== ""))];
+  if (offered.length === 0) return null;
+  const found = await tokenCounts(source, offered);
+  const better = (t) => (missing.includes(t) && (found.get(near.get(t)) ?? 0) > 0 ? near.get(t) : t);
+  const words = tokens.map(better);
+  return words.some((w, i) => w !== tokens[i]) ? words.join(" ") : null;
 }
 
 /** The other published snapshots (root snapshots.json) where the same search matches. */
@@ -182,15 +205,19 @@ function remember(values, { typed }) {
   if (url === `${location.pathname}${location.search}`) return;
   const now = Date.now();
   if (typed && typedEntryAt !== null && now - typedEntryAt < SAME_ENTRY_MS) history.replaceState(null, "", url);
-  else history.pushState(null, "", url);
+  else {
+    // The entry left keeps where the reader was in it, for Back.
+    saveScroll();
+    history.pushState(null, "", url);
+  }
   typedEntryAt = typed ? now : null;
 }
 
-/** On a phone the results begin below the form: bring the first row into view. */
-function showResults() {
-  const first = results.querySelector("table") ?? results;
-  const top = first.getBoundingClientRect().top;
-  if (top > innerHeight * 0.4 || top < 0) scrollBy({ top: top - 8 });
+/** What a search brings to the top of a phone's screen: the results with, on the search
+ * page, the snapshot's line and limits just above them (they are read with the order). */
+function anchor() {
+  const above = results.previousElementSibling;
+  return above?.matches("aside.limits") ? above : results;
 }
 
 function onSubmit(event) {
@@ -201,7 +228,7 @@ function onSubmit(event) {
   remember(values, { typed: false });
   // On a phone the keyboard would cover the results: put it away.
   document.activeElement?.blur?.();
-  run(values).then(showResults);
+  run(values).then(() => bringIntoView(anchor(), results));
 }
 
 /** Search as the visitor types, once they pause. */
@@ -233,17 +260,26 @@ function runFromUrl() {
   if (["max_price", "network", "exclude_testnets"].some((name) => params.has(name))) {
     form.querySelector("details.filters")?.setAttribute("open", "");
   }
-  run(readForm());
+  return run(readForm());
 }
 
 if (form && results) {
   form.addEventListener("submit", onSubmit);
   form.addEventListener("input", onInput);
   // Back and Forward step through the searches made here.
+  // Back and Forward, here or from another page, land where that entry was left.
+  keepScroll();
   addEventListener("popstate", () => {
     clearTimeout(typingTimer);
     typedEntryAt = null;
-    runFromUrl();
+    land();
   });
-  runFromUrl();
+  land();
+}
+
+/** The page's search from its address, and the reader put where they were. */
+function land() {
+  const drawn = runFromUrl();
+  if (drawn) drawn.then(() => placeResults(anchor(), results));
+  else restoreScroll();
 }

@@ -178,7 +178,7 @@ fn x402dir_serve_sends_what_netlify_dev_sends() {
         "/2025-12-31/api/explore/manifest.json",
         "/2025-12-31/static/style.css",
         "/2025-12-31/static/composer.js",
-        "/2025-12-31/static/stale.js",
+        "/2025-12-31/static/snapshot.js",
         "/2025-12-31/static/favicon.svg",
         "/2025-12-31/feed.xml",
         "/2026-08-20/api/manifest.json",

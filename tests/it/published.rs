@@ -116,7 +116,7 @@ fn a_screening_change_is_refused_until_republished_with_a_correction_and_a_page_
     assert!(line.contains(&format!("locked={today}")), "{line}");
     for page in ["index.html", "search/index.html", "browse/index.html"] {
         let html = fs::read_to_string(out.join(DATE).join(page)).unwrap();
-        let notice = format!(r#"Answers republished on {today}: <a href="/{DATE}/corrections/">why"#);
+        let notice = format!(r#"Answers republished on {today} — <a href="/{DATE}/corrections/">why"#);
         assert!(html.contains(&notice), "{page}");
     }
     let log = fs::read_to_string(out.join(DATE).join("corrections/index.html")).unwrap();

@@ -39,13 +39,10 @@ pub const SOURCE_LIMITS: [&str; 3] = [
     "Descriptions are the providers' own words and are not verified, only screened for text aimed at AI agents.",
 ];
 
-/// The same three limits in a few words each, for the one line every page opens with;
-/// it links to their full text (content/method.md#limits).
-pub const SOURCE_LIMITS_BRIEF: [&str; 3] = [
-    "only payments settled through the catalogue are counted; quiet is not unused",
-    "figures are as of the snapshot date, not live",
-    "descriptions are the providers' own words, unverified",
-];
+/// The same three limits in a few words each, for the one line every page states them in
+/// beside the snapshot's date; it links to their full text (content/method.md#limits).
+pub const SOURCE_LIMITS_BRIEF: [&str; 3] =
+    ["only payments settled through the catalogue are counted", "not live", "descriptions unverified"];
 
 /// Everything the method reads besides the snapshot: the versioned content files.
 #[derive(Debug, Clone, Copy)]

@@ -51,7 +51,9 @@ pub const SEARCH_SCRIPT: &str = "search.js";
 /// The composer the search page imports, which agents may import too (llms.txt).
 pub const COMPOSER_SCRIPT: &str = "composer.js";
 pub const EXPLORE_PAGE_SCRIPT: &str = "explore-page.js";
-pub const STALE_SCRIPT: &str = "stale.js";
+/// A snapshot's place among the others, by the reader's clock: its age, whether it is
+/// stale, and the same page in the other snapshots.
+pub const SNAPSHOT_SCRIPT: &str = "snapshot.js";
 pub const COPY_SCRIPT: &str = "copy.js";
 
 /// The site's root: the list of snapshots.

@@ -83,7 +83,7 @@ pub(crate) struct Assets {
     pub(crate) icon: String,
     pub(crate) search_script: String,
     pub(crate) explore_script: String,
-    pub(crate) stale_script: String,
+    pub(crate) snapshot_script: String,
     pub(crate) copy_script: String,
 }
 
@@ -95,7 +95,7 @@ impl Assets {
             icon: at(names::ICON_FILE),
             search_script: at(names::SEARCH_SCRIPT),
             explore_script: at(names::EXPLORE_PAGE_SCRIPT),
-            stale_script: at(names::STALE_SCRIPT),
+            snapshot_script: at(names::SNAPSHOT_SCRIPT),
             copy_script: at(names::COPY_SCRIPT),
         }
     }

@@ -68,7 +68,7 @@ pub fn tags(html: &str) -> Vec<Tag> {
 /// The only scripts a page may load: the site's own modules, by the end of their path
 /// (each dated folder's `static/`). No inline script, nothing from the catalogue.
 pub const OUR_SCRIPTS: [&str; 4] =
-    ["/static/search.js", "/static/explore-page.js", "/static/stale.js", "/static/copy.js"];
+    ["/static/search.js", "/static/explore-page.js", "/static/snapshot.js", "/static/copy.js"];
 
 /// Whether a `<script>` tag's attributes load one of [`OUR_SCRIPTS`].
 pub fn is_our_script(attributes: &[(String, String)]) -> bool {

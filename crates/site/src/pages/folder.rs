@@ -24,6 +24,9 @@ pub(crate) struct FolderPage<'a> {
     pub(crate) heading: String,
     pub(crate) intro: String,
     pub(crate) items: Vec<FolderItem>,
+    /// The page for a missing address, where a resource missing from one snapshot is
+    /// looked for in the others (static/snapshot.js).
+    pub(crate) not_found: bool,
 }
 
 /// Facet values as items; a value with no resource is not a link to an empty table.
@@ -128,7 +131,7 @@ pub(crate) fn folder_page<'a>(cx: &'a SnapshotContext, folder: Folder) -> Folder
                 .collect(),
         ),
     };
-    FolderPage { c: &cx.chrome, heading, intro, items }
+    FolderPage { c: &cx.chrome, heading, intro, items, not_found: false }
 }
 
 /// The `page/` folder of a listing that takes more than one page: a link to each.
@@ -146,5 +149,6 @@ pub(crate) fn pages_page<'a>(cx: &'a SnapshotContext, listing: &BrowseList) -> F
         heading: format!("{}: pages", listing.heading),
         intro: format!("{} resources, {} to a page.", listing.ids.len(), super::PAGE_SIZE),
         items,
+        not_found: false,
     }
 }

@@ -228,7 +228,7 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
         ),
     ];
     for (dir, heading, intro, items) in folders {
-        let page = FolderPage { c: chrome, heading, intro, items };
+        let page = FolderPage { c: chrome, heading, intro, items, not_found: false };
         output.write(&names::page_file(names::root_dir(&dir)), &html(&page)?)?;
     }
     let mut items = vec![item(
@@ -247,9 +247,11 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
     let page = FolderPage {
         c: chrome,
         heading: "No page here".to_owned(),
-        intro: "Nothing is published at this address. Dated folders never move, so a link that worked once still                 works with its date; these are the ways in."
+        intro: "Nothing is published at this address. Dated folders never move, so a link that worked once still \
+                works with its date; these are the ways in."
             .to_owned(),
         items,
+        not_found: true,
     };
     output.write(names::NOT_FOUND_FILE, &html(&page)?)
 }
@@ -294,10 +296,10 @@ fn write_agent_files(output: &Output, base_url: &str, dates: &[DateLink], defaul
 }
 
 /// `snapshots.json`: the default date, and every date newest first with its counts,
-/// notices, walk dates and folders, and whether it is stale beside the newest: more than
-/// two walks older than it (content/method.md#limits).
+/// notices, walk (the manifest's: a snapshot is stale on any day after its `stale_after`,
+/// as its pages say by the reader's clock; content/method.md#limits) and folders. Nothing
+/// in it depends on the day it is built.
 fn snapshot_list(dates: &[DateLink], default: &str) -> Vec<u8> {
-    let newest = dates.first().map(|d| d.date.as_str()).unwrap_or_default();
     let snapshots: Vec<serde_json::Value> = dates
         .iter()
         .map(|d| {
@@ -307,8 +309,7 @@ fn snapshot_list(dates: &[DateLink], default: &str) -> Vec<u8> {
                 "complete": d.complete,
                 "entries": d.entries,
                 "notices": d.notices,
-                "walk": {"next_due": walk.next_due, "stale_after": walk.stale_after},
-                "stale_beside_newest": walk.stale_on(newest),
+                "walk": walk,
                 "home": names::in_snapshot(&d.date, names::HOME_DIR),
                 "search": names::in_snapshot(&d.date, names::SEARCH_DIR),
                 "api": names::in_snapshot(&d.date, names::API_DIR),
