@@ -54,6 +54,26 @@ function states() {
         await page.waitForSelector("#results[data-state=results]:not([aria-busy])");
       },
     },
+    root: { path: "/" },
+    explore: {
+      path: `/${DATE}/explore/?q=current+weather`,
+      act: (page) => page.waitForSelector("#results[data-state=results]:not([aria-busy])"),
+    },
+    "did you mean": {
+      path: `/${DATE}/search/?q=wether`,
+      act: (page) => page.waitForSelector("#results .did-you-mean a"),
+    },
+    "other snapshots, open": {
+      path: `/${DATE}/browse/`,
+      act: async (page) => {
+        await page.click("details.switch summary");
+        await page.waitForSelector("details.switch[open] li");
+      },
+    },
+    "missing resource page": {
+      path: `/${DATE}/r/no-such-resource/`,
+      act: (page) => page.waitForSelector("#elsewhere:not([hidden]) p"),
+    },
   };
 }
 
@@ -74,7 +94,7 @@ async function violations(page) {
 
 for (const scheme of ["light", "dark"]) {
   for (const [width, viewport] of Object.entries(WIDTHS)) {
-    test(`axe: no serious or critical violation, and AA contrast, ${scheme} theme, ${width}`, async () => {
+    test(`axe: no violation at all (AA contrast among them), ${scheme} theme, ${width}`, async () => {
       const context = await browser.newContext({ colorScheme: scheme, viewport, bypassCSP: true });
       const found = [];
       let checked = 0;
@@ -87,14 +107,12 @@ for (const scheme of ["light", "dark"]) {
           scheme === "dark",
           "the theme is the one asked for",
         );
-        for (const v of await violations(page)) {
-          if (v.impact === "serious" || v.impact === "critical" || v.id === "color-contrast") found.push({ state: name, ...v });
-        }
+        for (const v of await violations(page)) found.push({ state: name, ...v });
         checked += 1;
         await page.close();
       }
       await context.close();
-      assert.equal(checked, 5);
+      assert.equal(checked, 10);
       assert.deepEqual(found, [], JSON.stringify(found, null, 2));
     });
   }
@@ -213,7 +231,7 @@ test("at 320 px nothing overflows sideways, and a results page shows the date an
       const limits = document.querySelector("aside.limits");
       return {
         bottom: limits.getBoundingClientRect().bottom,
-        items: limits.querySelectorAll("li").length,
+        items: limits.querySelectorAll("ul.brief li").length,
         date: limits.querySelector(".snapshot").textContent,
         height: innerHeight,
       };
