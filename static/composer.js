@@ -57,7 +57,7 @@ function decodeWordRanges(text) {
   return Uint32Array.from(bounds);
 }
 
-/** Code point -> its lower-case code points, for every code point that changes. */
+/** Code point -> its case-folded code points (chars.js LOWER, LOWER_MULTI), for every code point that changes. */
 function decodeLowerMap(runs, multi) {
   const map = new Map();
   let start = 0;
@@ -95,16 +95,16 @@ function isWordChar(cp) {
 // ---------------------------------------------------------------------------------------
 // Normalising and tokenising (content/method.md#normalisation, #query), as crates/method/src/normalise.rs.
 
-/** Calls emit(word, lengthInCodePoints) for each lower-cased word of `text`, in order. */
+/** Calls emit(word, lengthInCodePoints) for each case-folded word of `text`, in order. */
 function forEachWord(text, emit) {
   let word = "";
   let length = 0;
   // for…of walks code points; a lone surrogate arrives on its own and is in no range.
   for (const ch of text) {
     const cp = ch.codePointAt(0);
-    for (const lower of LOWER_MAP.get(cp) ?? [cp]) {
-      if (isWordChar(lower)) {
-        word += String.fromCodePoint(lower);
+    for (const folded of LOWER_MAP.get(cp) ?? [cp]) {
+      if (isWordChar(folded)) {
+        word += String.fromCodePoint(folded);
         length += 1;
       } else if (length > 0) {
         emit(word, length);
@@ -116,7 +116,7 @@ function forEachWord(text, emit) {
   if (length > 0) emit(word, length);
 }
 
-/** The words of `text`, lower-cased, in order, with repeats. */
+/** The words of `text`, case-folded, in order, with repeats. */
 export function words(text) {
   const out = [];
   forEachWord(text, (w) => out.push(w));

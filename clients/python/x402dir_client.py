@@ -7,7 +7,10 @@ https://x402dir.netlify.app/static-api/3/ (API layout 3, method 1.3.0), as of
 (/static-api/4/) adds packs for common words, names split lists in the manifest and
 makes parts larger; this client reads neither packs nor `shards.split` (both only save
 requests) and reads parts by their `from`, so only API_VERSION changed for it. The
-gaps below are closed in the layout 4 page. Where the page did not
+gaps below are closed in the layout 4 page. Method 1.4.0 (same layout) matches on case
+folding, where 1.3 lower-cased: its chars.js carries each code point's folding in the
+tables this client already read (`LOWER`, `LOWER_MULTI`), so only METHOD_VERSION
+changed here (the layout 4 page, Versions). Where the page did not
 decide something, the choice made here is marked "not in the format page: observed"
 (matched to what `x402dir query --json` was seen to print) and listed below.
 
@@ -66,7 +69,7 @@ import urllib.request
 from fractions import Fraction
 
 API_VERSION = 4
-METHOD_VERSION = "1.3.1"
+METHOD_VERSION = "1.4.0"
 MIN_TOKEN_CHARS = 2
 MAX_TOKENS = 8
 DEFAULT_LIMIT = 10
@@ -219,6 +222,7 @@ class Chars:
             end = start + length
             self.starts.append(start)
             self.ends.append(end)
+        # Each code point's case folding (the tables keep layout 4's names).
         self.lower = {}
         start = 0
         for item in filter(None, consts["LOWER"].split(",")):

@@ -3,6 +3,7 @@
 //! with `cargo xtask codegen`.
 
 use method::names::token_file;
+use method::normalise::{fold, is_word_char};
 use xtask::chars::chars_module;
 use xtask::rules::token_file_max_bytes;
 
@@ -81,9 +82,35 @@ fn module_agrees_with_rust_for_every_code_point() {
             assert!(!in_table, "surrogate {cp:x} marked as a word character");
             continue;
         };
-        assert_eq!(in_table, c.is_alphanumeric(), "word class of U+{cp:04X}");
-        let expected: Vec<u32> = c.to_lowercase().map(|l| l as u32).collect();
+        assert_eq!(in_table, is_word_char(c), "word class of U+{cp:04X}");
+        let expected: Vec<u32> = fold(c.encode_utf8(&mut [0; 4])).chars().map(|l| l as u32).collect();
         let got = map.get(&cp).cloned().unwrap_or(vec![cp]);
-        assert_eq!(got, expected, "lower case of U+{cp:04X}");
+        assert_eq!(got, expected, "folding of U+{cp:04X}");
     }
+}
+
+/// The tables say what CaseFolding.txt says for a few code points, copied by hand, and
+/// name both Unicode versions.
+#[test]
+fn module_holds_known_foldings() {
+    let module = chars_module();
+    let (ranges, map) = decode(&module);
+    let folded = |cp: u32| map.get(&cp).cloned().unwrap_or(vec![cp]);
+    assert_eq!(folded(0x03A3), [0x03C3]); // 03A3; C; 03C3; GREEK CAPITAL LETTER SIGMA
+    assert_eq!(folded(0x03C2), [0x03C3]); // 03C2; C; 03C3; GREEK SMALL LETTER FINAL SIGMA
+    assert_eq!(folded(0x00DF), [0x73, 0x73]); // 00DF; F; 0073 0073; SHARP S
+    assert_eq!(folded(0xFB01), [0x66, 0x69]); // FB01; F; 0066 0069; LIGATURE FI
+    assert_eq!(folded(0x0130), [0x69, 0x307]); // 0130; F; 0069 0307 (not T's 0069)
+    assert_eq!(folded(0x0049), [0x69]); // 0049; C; 0069 (not T's 0131)
+    assert_eq!(folded(0xAB70), [0x13A0]); // AB70; C; 13A0; CHEROKEE SMALL LETTER A
+    assert_eq!(folded(0x13A0), [0x13A0]);
+    assert_eq!(folded(0x03C3), [0x03C3]);
+    assert!(ranges.iter().any(|&(s, e)| s <= 0x3C3 && 0x3C3 < e));
+    assert!(module.contains(&format!("export const UNICODE_VERSION = \"{}\";", xtask_unicode_version())));
+    assert!(module.contains("export const FOLD_UNICODE_VERSION = \"18.0.0\";"));
+}
+
+fn xtask_unicode_version() -> String {
+    let (a, b, c) = char::UNICODE_VERSION;
+    format!("{a}.{b}.{c}")
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::common::prerequisites::{self, Need};
-use crate::common::{repo_root, temp_dir, Rng, REAL_DATES};
+use crate::common::{item, repo_root, synthetic_snapshot, temp_dir, Rng, REAL_DATES};
 use method::answer::checked_answer;
 use method::index::Index;
 use method::query::{FilterText, Filters};
@@ -19,6 +19,10 @@ use site::{self, api::method as shards};
 const NOISE: &[&str] = &[" ", "  ", "-", "/", ".", "!?", "🚀", "→", "\u{200B}", "_", "’", ",", "\t"];
 const ODD: &[&str] = &[
     "ΟΔΟΣ",
+    "σίσυφος",
+    "ΣΊΣΥΦΟΣ",
+    "STRASSE",
+    "ẞ",
     "İstanbul",
     "Straße",
     "天气",
@@ -423,4 +427,82 @@ fn composer_states_the_rule_and_filter_errors_as_rust_does() {
     // filters gave a rule of its own, and each bad value its message.
     assert_eq!(rules.len(), (texts.len() - 1) * 6, "{rules:#?}");
     assert_eq!(errors, texts.len() * 8);
+}
+
+/// Normalising under the composer (chars.js) and under Rust, for every code point alone
+/// and for every block of 61 consecutive ones (tests/js/run_normalise.mjs): the same
+/// text, so folding and the word cut agree on every input character.
+#[test]
+fn composer_and_rust_normalise_every_code_point_alike() {
+    if !node_ready() {
+        return;
+    }
+    let node = Command::new("node")
+        .arg(repo_root().join("tests/js/run_normalise.mjs"))
+        .output()
+        .expect("node runs (checked by prerequisites::ready)");
+    assert!(node.status.success(), "{}", String::from_utf8_lossy(&node.stderr));
+    let js = String::from_utf8(node.stdout).unwrap();
+    let mut js = js.lines();
+    let chars: Vec<char> = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+    for c in &chars {
+        let rust = method::normalise::normalise(c.encode_utf8(&mut [0; 4]));
+        assert_eq!(js.next(), Some(rust.as_str()), "U+{:04X}", *c as u32);
+    }
+    for block in chars.chunks(61) {
+        let text: String = block.iter().collect();
+        let rust = method::normalise::normalise(&text);
+        assert_eq!(js.next(), Some(rust.as_str()), "the block from U+{:04X}", block[0] as u32);
+    }
+    assert_eq!(js.next(), None);
+}
+
+/// A listing that names ΣΊΣΥΦΟΣ in capitals is found by σίσυφος as a Greek reader types
+/// it (ending in ς), and by the capitals; ß and ss, ﬁ and fi find each other: in Rust and
+/// in the composer alike.
+#[test]
+fn composer_and_rust_find_text_by_its_case_folding() {
+    if !node_ready() {
+        return;
+    }
+    let scratch = temp_dir("differential-fold");
+    let items = vec![
+        item("https://sisyphus.example/rock", "ΣΊΣΥΦΟΣ: uphill rock pushing as a service", Some(3), Some(9)),
+        item("https://strasse.example/route", "Route planner for every Straße in Berlin", Some(2), Some(5)),
+        item("https://fin.example/quote", "ﬁnance quotes, ﬁltered", Some(1), Some(4)),
+        item("https://other.example/x", "σίσυφο and strass, words near but not equal", Some(1), Some(1)),
+    ];
+    let path = synthetic_snapshot("2026-11-02", items).write_into(&scratch.join("snapshots"), false).unwrap();
+    let out = scratch.join("public");
+    let method = Method::embedded();
+    publish::build(std::slice::from_ref(&path), &out, &method).unwrap();
+    let index = method::index::indexes_with_history(std::slice::from_ref(&path), &method).unwrap().remove(0);
+    let found: &[(&str, &[&str])] = &[
+        ("σίσυφος", &["https://sisyphus.example/rock"]),
+        ("ΣΊΣΥΦΟΣ", &["https://sisyphus.example/rock"]),
+        ("Σίσυφος rock", &["https://sisyphus.example/rock"]),
+        ("strasse", &["https://strasse.example/route"]),
+        ("STRASSE berlin", &["https://strasse.example/route"]),
+        ("straße", &["https://strasse.example/route"]),
+        ("STRAẞE", &["https://strasse.example/route"]),
+        ("finance", &["https://fin.example/quote"]),
+        ("FILTERED", &["https://fin.example/quote"]),
+        ("ﬁnance", &["https://fin.example/quote"]),
+        ("σισυφος", &[]),
+        ("strase", &[]),
+    ];
+    let queries: Vec<Value> = found
+        .iter()
+        .map(|(text, _)| json!({"text": text, "max_price": null, "network": null, "limit": "50"}))
+        .collect();
+    let answers = composer_answers(&out.join("2026-11-02/api"), &queries, &scratch.join("q.json"));
+    for ((text, urls), (q, js)) in found.iter().zip(queries.iter().zip(&answers)) {
+        let rust = rust_answer(&index, &method, q);
+        assert_eq!(*js, rust, "{text}: first differing field {}", first_difference(js, &rust, "$"));
+        let got: Vec<&str> = rust["data"].as_array().unwrap().iter().map(|r| r["resource"].as_str().unwrap()).collect();
+        assert_eq!(got, *urls, "{text}");
+    }
+    // The tokens are the folded words, as the answer states them.
+    assert_eq!(answers[0]["meta"]["query"]["tokens"], json!(["σίσυφοσ"]));
+    assert_eq!(answers[4]["meta"]["query"]["tokens"], json!(["strasse", "berlin"]));
 }

@@ -132,7 +132,7 @@ fn every_internal_link_of_a_built_site_leads_to_a_file() {
 fn links_resolve_as_a_browser_resolves_them() {
     assert_eq!(resolve("/2025-12-31/search/", "../browse/").as_deref(), Some("/2025-12-31/browse/"));
     assert_eq!(resolve("/2025-12-31/", "feed.xml").as_deref(), Some("/2025-12-31/feed.xml"));
-    assert_eq!(resolve("/a/", "/method/1.3.1/#limits").as_deref(), Some("/method/1.3.1/"));
+    assert_eq!(resolve("/a/", "/method/1.4.0/#limits").as_deref(), Some("/method/1.4.0/"));
     assert_eq!(resolve("/a/", "https://example.com/x"), None);
     assert_eq!(resolve("/a/", "#main"), None);
     let files: BTreeSet<String> = ["2025-12-31/index.html", "2025-12-31/api/report.json"].map(str::to_owned).into();

@@ -186,7 +186,7 @@ fn x402dir_serve_sends_what_netlify_dev_sends() {
         "/latest/",
         "/latest/api/manifest.json",
         "/latest/browse/",
-        "/method/1.3.1/",
+        "/method/1.4.0/",
         "/static-api/3/",
         "/explore/1.1.0/golden/RULES.md",
         "/schema/manifest.schema.json",

@@ -4,7 +4,7 @@
 use crate::common::{item, synthetic_snapshot};
 use method::answer::{answer, match_score};
 use method::index::Index;
-use method::normalise::{contains_word, is_word_char, normalise};
+use method::normalise::{contains_word, fold, is_word_char, normalise};
 use method::query::{tokenise, Filters, MAX_TOKENS};
 use method::Method;
 use proptest::prelude::*;
@@ -20,6 +20,10 @@ fn text() -> impl Strategy<Value = String> {
         Just("٣٤".to_owned()),
         Just("🚀".to_owned()),
         Just("ΣΑΣ".to_owned()),
+        Just("ΣΊΣΥΦΟΣ".to_owned()),
+        Just("σίσυφος".to_owned()),
+        Just("Straße".to_owned()),
+        Just("ﬁ".to_owned()),
         Just("İ".to_owned()),
         Just("e\u{301}".to_owned()),
         Just("\u{200B}".to_owned()),
@@ -46,6 +50,23 @@ proptest! {
     fn normalising_twice_changes_nothing(s in text()) {
         let once = normalise(&s);
         prop_assert_eq!(normalise(&once), once);
+    }
+
+    #[test]
+    fn folding_is_per_character_and_stable(s in text()) {
+        // What static/chars.js records (one folding per code point) folds any text.
+        let each: String = s.chars().map(|c| fold(c.encode_utf8(&mut [0; 4])).into_owned()).collect();
+        prop_assert_eq!(fold(&s), each.as_str());
+        let folded = fold(&s).into_owned();
+        prop_assert_eq!(fold(&folded), folded.as_str());
+        prop_assert_eq!(normalise(&folded), normalise(&s));
+    }
+
+    #[test]
+    fn a_word_in_capitals_or_small_letters_gives_the_same_tokens(s in "[a-zA-Zα-ω ßﬁ]{0,24}") {
+        // Upper-cased, Rust writes ß as SS and ﬁ as FI; lower-cased, a final σ as ς.
+        // Folded, all are one.
+        prop_assert_eq!(tokenise(&s.to_uppercase()).tokens, tokenise(&s.to_lowercase()).tokens);
     }
 
     #[test]

@@ -136,8 +136,24 @@ fn word_pools(snapshot: &Path, report: &Path) -> (Vec<Vec<String>>, Vec<Vec<Stri
     (all, hidden)
 }
 
-const NON_LATIN: [&str; 12] =
-    ["天气", "天", "ΟΔΟΣ", "οδος", "Straße", "STRASSE", "İstanbul", "istanbul", "погода", "طقس", "🌦️", "ＡＰＩ"];
+const NON_LATIN: [&str; 16] = [
+    "天气",
+    "天",
+    "ΟΔΟΣ",
+    "οδος",
+    "Straße",
+    "STRASSE",
+    "İstanbul",
+    "istanbul",
+    "погода",
+    "طقس",
+    "🌦️",
+    "ＡＰＩ",
+    "σίσυφος",
+    "ΣΊΣΥΦΟΣ",
+    "ﬁnance",
+    "STRAẞE",
+];
 const MAX_PRICES: [&str; 16] = [
     "$0.01",
     "0.01 USD",
@@ -427,4 +443,48 @@ fn the_python_client_answers_as_the_command_line_does() {
     assert!(errors >= 20, "only {errors} queries were errors");
     assert!(non_latin >= 30, "only {non_latin} queries held a non-Latin word");
     let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// The client's word cut (its `Chars`, read from a built chars.js) against Rust's, for
+/// every code point alone and for the Greek, German and ligature cases of method 1.4.0.
+#[test]
+fn the_python_client_cuts_words_as_rust_does_for_every_code_point() {
+    if !ready("python_client", &[Need::Python3]) {
+        return;
+    }
+    let scratch = temp_dir("python-client-words");
+    let chars_js = repo_root().join("static/chars.js");
+    let texts = ["ΣΊΣΥΦΟΣ σίσυφος", "Straße STRAẞE strasse", "ﬁnance", "İstanbul"];
+    let script = format!(
+        r#"
+import sys
+sys.path.insert(0, {client:?})
+import x402dir_client as c
+chars = c.Chars(open({chars:?}, encoding="utf-8").read())
+out = []
+for cp in range(0x110000):
+    if 0xD800 <= cp <= 0xDFFF:
+        continue
+    out.append(" ".join(chars.words(chr(cp))))
+for t in {texts:?}:
+    out.append(" ".join(chars.words(t)))
+sys.stdout.buffer.write("\n".join(out).encode("utf-8", "surrogatepass"))
+"#,
+        client = repo_root().join("clients/python").display().to_string(),
+        chars = chars_js.display().to_string(),
+        texts = texts.map(str::to_owned),
+    );
+    let file = scratch.join("words.py");
+    std::fs::write(&file, script).unwrap();
+    let run = std::process::Command::new("python3").arg(&file).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8(run.stdout).unwrap();
+    let mut lines = text.split('\n');
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+        let rust = method::normalise::words(c.encode_utf8(&mut [0; 4])).join(" ");
+        assert_eq!(lines.next(), Some(rust.as_str()), "U+{:04X}", c as u32);
+    }
+    let greek: Vec<&str> = texts.iter().map(|_| lines.next().unwrap()).collect();
+    assert_eq!(greek, ["σίσυφοσ σίσυφοσ", "strasse strasse strasse", "finance", "i stanbul"]);
+    assert_eq!(lines.next(), None);
 }

@@ -5,7 +5,7 @@
 //! words join the bag, its text is never published), service name, tags, the URL's host and
 //! path, the MIME types, and the input/output schema field names. URL paths and field
 //! names are written by programmers, so `getWeather` and `temperature_c` are first cut
-//! at case changes: `get weather`, `temperature c`. Words are then cut and lower-cased
+//! at case changes: `get weather`, `temperature c`. Words are then cut and case-folded
 //! by the method's own rule (`normalise::for_each_word`), so a query reads the same
 //! words the method would.
 

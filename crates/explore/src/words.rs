@@ -37,7 +37,7 @@ pub struct Words {
     pub(crate) dropped_over_limit: Vec<String>,
 }
 
-/// Cuts and lower-cases words by the method's rule; keeps the first occurrence of each;
+/// Cuts and case-folds words by the method's rule; keeps the first occurrence of each;
 /// drops words under two characters and stopwords; keeps the first eight.
 pub fn explore_words(text: &str) -> Words {
     let (tokens, dropped_stopwords) = tokenise_except(text, is_stopword);

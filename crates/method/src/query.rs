@@ -27,7 +27,7 @@ pub struct Tokens {
     pub dropped_over_limit: Vec<String>,
 }
 
-/// Splits a query into tokens: lower-case, split on non-alphanumeric, de-duplicate
+/// Splits a query into tokens: case-fold, split on non-alphanumeric, de-duplicate
 /// keeping the first occurrence, drop tokens under two characters, keep the first eight.
 pub fn tokenise(query: &str) -> Tokens {
     tokenise_except(query, |_| false).0

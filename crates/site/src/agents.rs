@@ -134,7 +134,7 @@ file below, and the query algorithm step by step with worked examples. It is com
 written from that page alone gives the same answers as `x402dir query --json`. Read it to write one.
 - [Manifest]({manifest}): the snapshot, the method version, the source's limits and the \
 layout of every file below. Read it first.
-- One word: `{answers}` is the whole answer envelope for a lower-case word found in at \
+- One word: `{answers}` is the whole answer envelope for a case-folded word found in at \
 least two resources (the manifest's `single_token_answers` says how other words are named). A 404 \
 means no such file: use the shards.
 - Several words, or filters: fetch each word's posting shard (manifest `shards`: FNV-1a of the word \
