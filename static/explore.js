@@ -262,32 +262,64 @@ function byteOrder(a, b) {
   return x.length - y.length;
 }
 
-/** Rust's spelling::nearest: `wordsWith(triple)` lists the offered words that have it, or null. */
+/** Rust's spelling::edits: the restricted Damerau-Levenshtein distance over code points. */
+function edits(a, b) {
+  const w = b.length + 1;
+  const rows = [0, 1, 2].map(() => new Array(w).fill(0));
+  for (let j = 0; j < w; j += 1) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i += 1) {
+    const cur = rows[i % 3];
+    const prev = rows[(i + 2) % 3];
+    const prev2 = rows[(i + 1) % 3];
+    cur[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      cur[j] = d;
+    }
+  }
+  return rows[a.length % 3][b.length];
+}
+
+/** Rust's spelling::nearest: `wordsWith(triple)` lists the offered words that have it as
+ * a flat [word, documents, …], or null. Whole numbers only, so both pick the same word. */
 function nearest(word, wordsWith) {
-  const length = Array.from(word).length;
-  if (length < SPELLING_MIN_CHARS) return null;
+  if (Array.from(word).length < SPELLING_MIN_CHARS) return null;
   const mine = triples(word);
-  const shared = new Map((wordsWith(opening(word)) ?? []).map((w) => [w, 0]));
+  const folded = Array.from(fold(word));
+  const shared = new Map();
+  const opened = wordsWith(opening(word)) ?? [];
+  for (let i = 0; i < opened.length; i += 2) shared.set(opened[i], [0, opened[i + 1]]);
   for (const t of mine) {
-    for (const w of wordsWith(t) ?? []) if (shared.has(w)) shared.set(w, shared.get(w) + 1);
+    const list = wordsWith(t) ?? [];
+    for (let i = 0; i < list.length; i += 2) {
+      const s = shared.get(list[i]);
+      if (s !== undefined) s[0] += 1;
+    }
   }
   const a = mine.length;
   const [minNum, minDen] = SPELLING_MIN_DICE;
   let best = null;
-  for (const [w, c] of shared) {
+  for (const [w, [c, documents]] of shared) {
     const num = 2 * c;
     const den = a + triples(w).length;
     if (num * minDen < den * minNum) continue;
-    const diff = Math.abs(Array.from(w).length - length);
-    let better = best === null;
-    if (!better) {
-      const x = num * best.den;
-      const y = best.num * den;
-      better = x > y || (x === y && (diff < best.diff || (diff === best.diff && byteOrder(w, best.word) < 0)));
-    }
-    if (better) best = { word: w, num, den, diff };
+    const candidate = { word: w, edits: edits(folded, Array.from(fold(w))), documents, num, den };
+    if (best === null || before(candidate, best)) best = candidate;
   }
   return best === null ? null : best.word;
+}
+
+/** Rust's Candidate::before: fewer edits, then more documents, then a greater Dice
+ * coefficient (cross-multiplied), then byte order. */
+function before(x, y) {
+  if (x.edits !== y.edits) return x.edits < y.edits;
+  if (x.documents !== y.documents) return x.documents > y.documents;
+  const p = x.num * y.den;
+  const q = y.num * x.den;
+  if (p !== q) return p > q;
+  return byteOrder(x.word, y.word) < 0;
 }
 
 /** Near spellings of `words`, fetching the spelling buckets of all their triples at once. */

@@ -98,8 +98,9 @@ impl Explore {
         // needs only the vectors.
         let bm25 = phase("  explore: bm25", || Bm25::build(corpus, &document_frequency));
         dense.index_vectors();
-        let spelling =
-            phase("  explore: spelling", || spelling::Spelling::build(bm25.postings.keys().map(String::as_str)));
+        let spelling = phase("  explore: spelling", || {
+            spelling::Spelling::build(bm25.postings.iter().map(|(w, p)| (w.as_str(), p.len() as u32)))
+        });
         let networks = networks::known(index, AssetTable::embedded());
         Explore { bm25, dense, facts, spelling, networks }
     }
