@@ -39,6 +39,14 @@ import {
   EXPLORE_FLOOR_BEFORE,
   EXPLORE_DOLLAR_UNITS,
   EXPLORE_CENT_UNITS,
+  EXPLORE_NUMBER_WORDS,
+  EXPLORE_TENS_WORDS,
+  EXPLORE_ONE_WORDS,
+  EXPLORE_HALF_WORDS,
+  EXPLORE_FREE,
+  EXPLORE_FREE_APART,
+  EXPLORE_FREE_NOT_AFTER,
+  EXPLORE_FREE_NOT_BEFORE,
   EXPLORE_CAP_AFTER,
   EXPLORE_PER,
   EXPLORE_NETWORK_BEFORE,
@@ -136,26 +144,54 @@ function cents(number) {
   return parseDecimal(`${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`);
 }
 
+/** Rust's reading::amount_at: [USD value, tokens taken, whether the number is in words], or null. */
 function amountAt(tokens, at) {
   const t = (k) => tokens[at + k];
   const is = (k, kind, text) => t(k)?.kind === kind && (text === undefined || t(k).text === text);
+  const unit = (k, units) => t(k)?.kind === "letters" && units.includes(t(k).text);
   const glued = (k) => at + k > 0 && tokens[at + k - 1].kind === "letters" && tokens[at + k - 1].end === tokens[at + k].start;
-  if (is(0, "symbol", "$") && is(1, "number")) {
-    const d = parseDecimal(t(1).text);
-    return d === null ? null : [d, 2];
+  const value = (d, n, inWords) => (d === null ? null : [d, n, inWords]);
+  if (is(0, "symbol", "$") && is(1, "number")) return value(parseDecimal(t(1).text), 2, false);
+  if (!is(0, "number")) {
+    const words = numberInWords(tokens, at);
+    if (words === null) return null;
+    const [number, n] = words;
+    if (unit(n, EXPLORE_DOLLAR_UNITS)) return value(parseDecimal(number), n + 1, true);
+    if (unit(n, EXPLORE_CENT_UNITS)) return value(cents(number), n + 1, true);
+    return null;
   }
-  if (!is(0, "number") || glued(0)) return null;
+  if (glued(0)) return null;
   const number = t(0).text;
-  const unit = (units) => t(1)?.kind === "letters" && units.includes(t(1).text);
-  if (is(1, "symbol", "$") || unit(EXPLORE_DOLLAR_UNITS)) {
-    const d = parseDecimal(number);
-    return d === null ? null : [d, 2];
-  }
-  if (is(1, "symbol", "¢") || unit(EXPLORE_CENT_UNITS)) {
-    const d = cents(number);
-    return d === null ? null : [d, 2];
-  }
+  if (is(1, "symbol", "$") || unit(1, EXPLORE_DOLLAR_UNITS)) return value(parseDecimal(number), 2, false);
+  if (is(1, "symbol", "¢") || unit(1, EXPLORE_CENT_UNITS)) return value(cents(number), 2, false);
   return null;
+}
+
+/** Rust's reading::number_in_words: [digits, tokens taken], or null. */
+function numberInWords(tokens, at) {
+  const half = longestAt(tokens, at, EXPLORE_HALF_WORDS);
+  if (half > 0) return ["0.5", half];
+  const word = (k) => (tokens[at + k]?.kind === "letters" ? tokens[at + k].text : null);
+  const first = word(0);
+  if (first === null) return null;
+  if (EXPLORE_ONE_WORDS.includes(first)) return ["1", 1];
+  const tens = EXPLORE_TENS_WORDS.indexOf(first);
+  if (tens >= 0) {
+    const ones = word(1) === null ? -1 : EXPLORE_NUMBER_WORDS.indexOf(word(1));
+    return ones >= 1 && ones <= 9 ? [String(20 + 10 * tens + ones), 2] : [String(20 + 10 * tens), 1];
+  }
+  const n = EXPLORE_NUMBER_WORDS.indexOf(first);
+  return n >= 0 ? [String(n), 1] : null;
+}
+
+/** Rust's reading::free_at: whether the free phrase of `n` tokens at `at` is read as a price. */
+function freeAt(chars, tokens, at, n) {
+  const apart = (c) => c === undefined || EXPLORE_FREE_APART.includes(c);
+  const start = tokens[at].start;
+  const end = tokens[at + n - 1].end;
+  if (!apart(start > 0 ? chars[start - 1] : undefined) || !apart(chars[end])) return false;
+  const wordIn = (t, words) => t?.kind === "letters" && words.includes(t.text);
+  return n > 1 || !(wordIn(at > 0 ? tokens[at - 1] : undefined, EXPLORE_FREE_NOT_AFTER) || wordIn(tokens[at + 1], EXPLORE_FREE_NOT_BEFORE));
 }
 
 /** Rust's reading::read: constraints, how they are shown back, their phrases, the rest. */
@@ -179,15 +215,28 @@ export function readConstraints(text, known) {
     const amount = amountAt(tokens, i + cue);
     if (amount !== null) {
       const floor = cue === 0 && longestBefore(tokens, i, EXPLORE_FLOOR_BEFORE) > 0;
-      if (!floor) {
-        let end = i + cue + amount[1];
-        end += longestAt(tokens, end, EXPLORE_CAP_AFTER);
-        if (EXPLORE_PER.some((p) => phraseAt(tokens, end, p) === 1) && tokens[end + 1]?.kind === "letters") end += 2;
+      let end = i + cue + amount[1];
+      const after = longestAt(tokens, end, EXPLORE_CAP_AFTER);
+      end += after;
+      const per = EXPLORE_PER.some((p) => phraseAt(tokens, end, p) === 1) && tokens[end + 1]?.kind === "letters";
+      if (per) end += 2;
+      // An amount in words is a cap only beside a cue.
+      const cued = !amount[2] || cue > 0 || longestBefore(tokens, i, EXPLORE_CAP_BEFORE) > 0 || after > 0 || per;
+      if (!floor && cued) {
         take(i, end);
         if (maxPrice === null || compareDecimals(amount[0], maxPrice) < 0) maxPrice = amount[0];
         i = end;
         continue;
       }
+    }
+    // No price at all: a cap of $0.
+    const free = longestAt(tokens, i, EXPLORE_FREE);
+    if (free > 0 && freeAt(chars, tokens, i, free)) {
+      take(i, i + free);
+      const zero = parseDecimal("0");
+      if (maxPrice === null || compareDecimals(zero, maxPrice) < 0) maxPrice = zero;
+      i += free;
+      continue;
     }
     const netCue = longestAt(tokens, i, EXPLORE_NETWORK_BEFORE);
     if (netCue > 0 && c.network === null) {
@@ -262,32 +311,64 @@ function byteOrder(a, b) {
   return x.length - y.length;
 }
 
-/** Rust's spelling::nearest: `wordsWith(triple)` lists the offered words that have it, or null. */
+/** Rust's spelling::edits: the restricted Damerau-Levenshtein distance over code points. */
+function edits(a, b) {
+  const w = b.length + 1;
+  const rows = [0, 1, 2].map(() => new Array(w).fill(0));
+  for (let j = 0; j < w; j += 1) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i += 1) {
+    const cur = rows[i % 3];
+    const prev = rows[(i + 2) % 3];
+    const prev2 = rows[(i + 1) % 3];
+    cur[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      cur[j] = d;
+    }
+  }
+  return rows[a.length % 3][b.length];
+}
+
+/** Rust's spelling::nearest: `wordsWith(triple)` lists the offered words that have it as
+ * a flat [word, documents, …], or null. Whole numbers only, so both pick the same word. */
 function nearest(word, wordsWith) {
-  const length = Array.from(word).length;
-  if (length < SPELLING_MIN_CHARS) return null;
+  if (Array.from(word).length < SPELLING_MIN_CHARS) return null;
   const mine = triples(word);
-  const shared = new Map((wordsWith(opening(word)) ?? []).map((w) => [w, 0]));
+  const folded = Array.from(fold(word));
+  const shared = new Map();
+  const opened = wordsWith(opening(word)) ?? [];
+  for (let i = 0; i < opened.length; i += 2) shared.set(opened[i], [0, opened[i + 1]]);
   for (const t of mine) {
-    for (const w of wordsWith(t) ?? []) if (shared.has(w)) shared.set(w, shared.get(w) + 1);
+    const list = wordsWith(t) ?? [];
+    for (let i = 0; i < list.length; i += 2) {
+      const s = shared.get(list[i]);
+      if (s !== undefined) s[0] += 1;
+    }
   }
   const a = mine.length;
   const [minNum, minDen] = SPELLING_MIN_DICE;
   let best = null;
-  for (const [w, c] of shared) {
+  for (const [w, [c, documents]] of shared) {
     const num = 2 * c;
     const den = a + triples(w).length;
     if (num * minDen < den * minNum) continue;
-    const diff = Math.abs(Array.from(w).length - length);
-    let better = best === null;
-    if (!better) {
-      const x = num * best.den;
-      const y = best.num * den;
-      better = x > y || (x === y && (diff < best.diff || (diff === best.diff && byteOrder(w, best.word) < 0)));
-    }
-    if (better) best = { word: w, num, den, diff };
+    const candidate = { word: w, edits: edits(folded, Array.from(fold(w))), documents, num, den };
+    if (best === null || before(candidate, best)) best = candidate;
   }
   return best === null ? null : best.word;
+}
+
+/** Rust's Candidate::before: fewer edits, then more documents, then a greater Dice
+ * coefficient (cross-multiplied), then byte order. */
+function before(x, y) {
+  if (x.edits !== y.edits) return x.edits < y.edits;
+  if (x.documents !== y.documents) return x.documents > y.documents;
+  const p = x.num * y.den;
+  const q = y.num * x.den;
+  if (p !== q) return p > q;
+  return byteOrder(x.word, y.word) < 0;
 }
 
 /** Near spellings of `words`, fetching the spelling buckets of all their triples at once. */

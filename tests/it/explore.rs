@@ -284,6 +284,29 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
         assert!(price.cmp_exact(&method::assets::Decimal::new(5, 3)).is_le(), "{}", e.resource.url);
         assert!(e.networks.iter().any(|n| n == "eip155:8453") && !e.testnets_only);
     }
+    // A price in words is a cap; a near spelling is the commonest of the nearest words
+    // ("generator" shares more letter triples with "generaton", one edit away too).
+    let o = x402dir(&[
+        "explore",
+        "--json",
+        "--snapshot",
+        "content/snapshots/2025-12-31.json",
+        "image generaton, under a cent",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let q = &v["meta"]["query"];
+    assert_eq!(q["read_as"], serde_json::json!(["max price $0.01"]));
+    assert_eq!(q["constraint_phrases"], serde_json::json!(["under a cent"]));
+    assert_eq!(q["near_spellings"], serde_json::json!([{"word": "generaton", "read_as": "generation"}]));
+    for row in v["data"].as_array().unwrap() {
+        let price = method::assets::Decimal::parse(row["min_price_usd"].as_str().unwrap()).unwrap();
+        assert!(price.cmp_exact(&method::assets::Decimal::new(1, 2)).is_le(), "{row}");
+    }
+    // Two typos in one query are each read.
+    let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "predicton", "markts"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["meta"]["query"]["ranked_words"], serde_json::json!(["prediction", "markets"]));
     // No word understood: nothing listed, and the answer says so.
     let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();

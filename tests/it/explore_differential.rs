@@ -71,11 +71,50 @@ const CONSTRAINTS: &[&str] = &[
     "Straße",
     "noticias del clima",
     "con de",
+    // Prices in words (explore 2.3.0) and their near misses.
+    "under one cent",
+    "under a cent",
+    "less than one cent",
+    "at most five cents",
+    "no more than twenty-five cents per call",
+    "below half a cent",
+    "up to a penny",
+    "two dollars or less",
+    "a dollar",
+    "more than a cent",
+    "under a hundred cents",
+    "free",
+    "for free",
+    "free of charge.",
+    "at no cost",
+    "gluten-free",
+    "free text",
+    "free tier",
+    "not free",
+];
+
+/// Whole queries with prices in words and typos, two in one query among them.
+const FIXED: &[&str] = &[
+    "image generaton",
+    "image generaton under a cent",
+    "twiter serch, less than one cent",
+    "predicton markets at most five cents",
+    "curent wether for free",
+    "free weather api",
+    "gluten-free recipes",
+    "free text search",
+    "llm with a free tier",
+    "convert a dollar to yen",
+    "sentiment, half a cent or less",
+    "news up to a penny per call",
+    "smart contract secruity under $1, max ten cents",
+    "génération de vidéo, no more than twenty-five cents",
 ];
 
 fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
     let translated: Vec<String> = Translations::embedded().iter().map(|(word, _)| word.to_owned()).collect();
     let mut out = vec![json!({"text": "", "limit": null}), json!({"text": "a b", "limit": null})];
+    out.extend(FIXED.iter().map(|text| json!({"text": text, "limit": null})));
     out.push(json!({"text": "weather", "limit": "0"}));
     out.push(json!({"text": "weather", "limit": "51"}));
     while out.len() < n {
@@ -89,11 +128,17 @@ fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
                 8 => translated[rng.below(translated.len())].clone(),
                 // A constraint phrase, from the lists both sides read (explore::reading).
                 2 => CONSTRAINTS[rng.below(CONSTRAINTS.len())].to_owned(),
-                // A typo: one character of a word left out, for the near spellings.
+                // A typo, for the near spellings: one character of a word left out, or
+                // two neighbours swapped.
                 3 => {
-                    let chars: Vec<char> = vocabulary[rng.below(vocabulary.len())].chars().collect();
-                    let skip = rng.below(chars.len());
-                    chars.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| *c).collect()
+                    let mut chars: Vec<char> = vocabulary[rng.below(vocabulary.len())].chars().collect();
+                    let at = rng.below(chars.len());
+                    if rng.below(2) == 0 && at + 1 < chars.len() {
+                        chars.swap(at, at + 1);
+                    } else {
+                        chars.remove(at);
+                    }
+                    chars.into_iter().collect()
                 }
                 _ => vocabulary[rng.below(vocabulary.len())].clone(),
             };

@@ -211,15 +211,19 @@ fn no_json_the_build_writes_carries_a_verdict() {
             }
             if rel.contains("/api/explore/spelling/") {
                 // Near spellings: letter triples as keys, indexed words of the catalogue's
-                // own text as values (explore's term files hold the same words as keys).
+                // own text as values (explore's term files hold the same words as keys),
+                // each followed by the number of documents that contain it.
                 let lists = v.as_object().unwrap();
                 assert!(lists.keys().all(|k| k.chars().count() == 3), "{rel}");
                 assert!(
-                    lists.values().all(|l| l
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .all(|w| w.as_str().is_some_and(|w| !w.is_empty() && !w.contains(' ')))),
+                    lists.values().all(|l| {
+                        let l = l.as_array().unwrap();
+                        l.len() % 2 == 0
+                            && l.chunks(2).all(|p| {
+                                p[0].as_str().is_some_and(|w| !w.is_empty() && !w.contains(' '))
+                                    && p[1].as_u64().is_some_and(|n| n >= 1)
+                            })
+                    }),
                     "{rel}"
                 );
                 checked += 1;

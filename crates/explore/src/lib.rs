@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.2.0";
+pub const EXPLORE_VERSION: &str = "2.3.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -98,8 +98,9 @@ impl Explore {
         // needs only the vectors.
         let bm25 = phase("  explore: bm25", || Bm25::build(corpus, &document_frequency));
         dense.index_vectors();
-        let spelling =
-            phase("  explore: spelling", || spelling::Spelling::build(bm25.postings.keys().map(String::as_str)));
+        let spelling = phase("  explore: spelling", || {
+            spelling::Spelling::build(bm25.postings.iter().map(|(w, p)| (w.as_str(), p.len() as u32)))
+        });
         let networks = networks::known(index, AssetTable::embedded());
         Explore { bm25, dense, facts, spelling, networks }
     }

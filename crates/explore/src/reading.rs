@@ -41,7 +41,97 @@ pub const FLOOR_BEFORE: &[&str] = &["over", "above", "more than", "at least", "m
 /// Units after a number that make it dollars.
 pub const DOLLAR_UNITS: &[&str] = &["usd", "usdc", "dollar", "dollars"];
 /// Units after a number that make it cents.
-pub const CENT_UNITS: &[&str] = &["cent", "cents"];
+pub const CENT_UNITS: &[&str] = &["cent", "cents", "penny", "pennies"];
+/// Numbers in words, each worth its place in the list: "zero" 0, "one" 1, … "nineteen" 19.
+/// Read as an amount only before a unit ("five cents"), and as a cap only with a cue
+/// before or after it ("at most five cents", "five cents or less").
+pub const NUMBER_WORDS: &[&str] = &[
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+/// Tens in words, "twenty" 20 to "ninety" 90, alone or followed by "one" to "nine"
+/// ("twenty five cents", "twenty-five cents").
+pub const TENS_WORDS: &[&str] = &["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+/// Words worth one before a unit ("under a cent", "at most a dollar").
+pub const ONE_WORDS: &[&str] = &["a", "an"];
+/// Words worth a half before a unit ("half a cent").
+pub const HALF_WORDS: &[&str] = &["half a", "half an"];
+/// Phrases that ask for no price at all: a cap of $0 ("weather for free"). A phrase is
+/// read only when it stands apart ([`FREE_APART`]), and the lone word "free" only when
+/// the word before it is not one of [`FREE_NOT_AFTER`] and the word after it not one of
+/// [`FREE_NOT_BEFORE`].
+pub const FREE: &[&str] =
+    &["free", "for free", "free of charge", "at no cost", "no cost", "zero cost", "costs nothing", "cost nothing"];
+/// The characters that may stand next to a [`FREE`] phrase (besides the text's ends): a
+/// phrase joined to a word by anything else ("gluten-free", "free-text", "free_tier") is
+/// part of that word.
+pub const FREE_APART: &str = " \t\r\n,.;:!?()\"";
+/// Words before "free" that make it mean "without" or deny it ("gluten free", "ad free",
+/// "not free", "isn't free"): not a price.
+pub const FREE_NOT_AFTER: &[&str] = &[
+    "ad",
+    "ads",
+    "alcohol",
+    "bug",
+    "caffeine",
+    "carbon",
+    "cruelty",
+    "dairy",
+    "debt",
+    "duty",
+    "error",
+    "fat",
+    "feel",
+    "gluten",
+    "hands",
+    "hassle",
+    "interest",
+    "kyc",
+    "lactose",
+    "latency",
+    "lock",
+    "login",
+    "not",
+    "registration",
+    "rent",
+    "risk",
+    "royalty",
+    "signup",
+    "smoke",
+    "spam",
+    "stress",
+    "sugar",
+    "t",
+    "tax",
+    "toll",
+    "tracking",
+    "wait",
+];
+/// Words after "free" that give it another sense than a price ("free text", "free tier",
+/// "free float"): not a price.
+pub const FREE_NOT_BEFORE: &[&str] = &[
+    "agent", "agents", "cash", "energy", "fall", "float", "flow", "form", "hand", "kick", "market", "memory", "plan",
+    "plans", "port", "range", "software", "space", "speech", "spins", "style", "text", "throw", "tier", "tiers",
+    "time", "trade", "trial", "trials", "version", "will",
+];
 /// Words after an amount read with it ("$0.01 or less", "2 cents per call").
 pub const CAP_AFTER: &[&str] = &["or less", "or under", "max", "at most"];
 /// Words after an amount that take the next word with them ("per call", "a query").
@@ -211,34 +301,83 @@ fn longest_before(tokens: &[Token], at: usize, phrases: &[&str]) -> usize {
         .unwrap_or(0)
 }
 
-/// An amount at `at`: its USD value and how many tokens it takes.
-fn amount_at(tokens: &[Token], at: usize) -> Option<(Decimal, usize)> {
+/// An amount at `at`: its USD value, how many tokens it takes, and whether its number is
+/// in words ("five cents", "a dollar").
+fn amount_at(tokens: &[Token], at: usize) -> Option<(Decimal, usize, bool)> {
     let t = |k: usize| tokens.get(at + k);
     let is = |k: usize, kind: Kind, text: Option<&str>| {
         t(k).is_some_and(|t| t.kind == kind && text.is_none_or(|x| t.text == x))
     };
+    let unit =
+        |k: usize, units: &[&str]| t(k).is_some_and(|u| u.kind == Kind::Letters && units.contains(&u.text.as_str()));
     // A number glued to letters before it ("gpt4") is part of a name, not an amount.
     let glued = |k: usize| {
         at + k > 0 && tokens[at + k - 1].kind == Kind::Letters && tokens[at + k - 1].end == tokens[at + k].start
     };
     if is(0, Kind::Symbol, Some("$")) && is(1, Kind::Number, None) {
-        return Some((Decimal::parse(&t(1)?.text)?, 2));
+        return Some((Decimal::parse(&t(1)?.text)?, 2, false));
     }
-    if !is(0, Kind::Number, None) || glued(0) {
+    if !is(0, Kind::Number, None) {
+        let (number, n) = number_in_words(tokens, at)?;
+        if unit(n, DOLLAR_UNITS) {
+            return Some((Decimal::parse(&number)?, n + 1, true));
+        }
+        if unit(n, CENT_UNITS) {
+            return Some((cents(&number)?, n + 1, true));
+        }
+        return None;
+    }
+    if glued(0) {
         return None;
     }
     let number = &t(0)?.text;
-    if is(1, Kind::Symbol, Some("$"))
-        || t(1).is_some_and(|u| u.kind == Kind::Letters && DOLLAR_UNITS.contains(&u.text.as_str()))
-    {
-        return Some((Decimal::parse(number)?, 2));
+    if is(1, Kind::Symbol, Some("$")) || unit(1, DOLLAR_UNITS) {
+        return Some((Decimal::parse(number)?, 2, false));
     }
-    if is(1, Kind::Symbol, Some("¢"))
-        || t(1).is_some_and(|u| u.kind == Kind::Letters && CENT_UNITS.contains(&u.text.as_str()))
-    {
-        return Some((cents(number)?, 2));
+    if is(1, Kind::Symbol, Some("¢")) || unit(1, CENT_UNITS) {
+        return Some((cents(number)?, 2, false));
     }
     None
+}
+
+/// A number in words at `at` ([`NUMBER_WORDS`], [`TENS_WORDS`], [`ONE_WORDS`],
+/// [`HALF_WORDS`]), as digits, and how many tokens it takes.
+fn number_in_words(tokens: &[Token], at: usize) -> Option<(String, usize)> {
+    let n = longest_at(tokens, at, HALF_WORDS);
+    if n > 0 {
+        return Some(("0.5".to_owned(), n));
+    }
+    let word = |k: usize| tokens.get(at + k).filter(|t| t.kind == Kind::Letters).map(|t| t.text.as_str());
+    let first = word(0)?;
+    if ONE_WORDS.contains(&first) {
+        return Some(("1".to_owned(), 1));
+    }
+    if let Some(tens) = TENS_WORDS.iter().position(|w| *w == first) {
+        let tens = 20 + 10 * tens;
+        let ones = word(1).and_then(|w| NUMBER_WORDS.iter().position(|x| *x == w)).filter(|n| (1..=9).contains(n));
+        return Some(match ones {
+            Some(ones) => ((tens + ones).to_string(), 2),
+            None => (tens.to_string(), 1),
+        });
+    }
+    NUMBER_WORDS.iter().position(|w| *w == first).map(|n| (n.to_string(), 1))
+}
+
+/// Whether the [`FREE`] phrase of `n` tokens at `at` is read as a price: it stands apart
+/// ([`FREE_APART`]), and the lone word "free" has no word of [`FREE_NOT_AFTER`] before it
+/// and none of [`FREE_NOT_BEFORE`] after it.
+fn free_at(chars: &[char], tokens: &[Token], at: usize, n: usize) -> bool {
+    let apart = |c: Option<&char>| c.is_none_or(|c| FREE_APART.contains(*c));
+    let (start, end) = (tokens[at].start, tokens[at + n - 1].end);
+    if !apart(start.checked_sub(1).and_then(|s| chars.get(s))) || !apart(chars.get(end)) {
+        return false;
+    }
+    let word_in = |t: Option<&Token>, words: &[&str]| {
+        t.is_some_and(|t| t.kind == Kind::Letters && words.contains(&t.text.as_str()))
+    };
+    n > 1
+        || !(word_in(at.checked_sub(1).and_then(|k| tokens.get(k)), FREE_NOT_AFTER)
+            || word_in(tokens.get(at + 1), FREE_NOT_BEFORE))
 }
 
 /// `number` cents in dollars, exactly (the point moved two places left).
@@ -274,16 +413,21 @@ pub(crate) fn read(text: &str, known: &[KnownNetwork]) -> Reading {
             0
         };
         let cue = cue + symbol_cue;
-        if let Some((amount, n)) = amount_at(&tokens, i + cue) {
+        if let Some((amount, n, in_words)) = amount_at(&tokens, i + cue) {
             let floor = cue == 0 && longest_before(&tokens, i, FLOOR_BEFORE) > 0;
-            if !floor {
-                let mut end = i + cue + n;
-                end += longest_at(&tokens, end, CAP_AFTER);
-                if PER.iter().any(|p| phrase_at(&tokens, end, p) == 1)
-                    && tokens.get(end + 1).is_some_and(|t| t.kind == Kind::Letters)
-                {
-                    end += 2;
-                }
+            let mut end = i + cue + n;
+            let after = longest_at(&tokens, end, CAP_AFTER);
+            end += after;
+            let per = PER.iter().any(|p| phrase_at(&tokens, end, p) == 1)
+                && tokens.get(end + 1).is_some_and(|t| t.kind == Kind::Letters);
+            if per {
+                end += 2;
+            }
+            // An amount in words is a cap only beside a cue ("under a cent", "five cents
+            // a call"; a cue read with the amount before counts: "under $1, max ten
+            // cents"): "convert a dollar to yen" states no price.
+            let cued = !in_words || cue > 0 || longest_before(&tokens, i, CAP_BEFORE) > 0 || after > 0 || per;
+            if !floor && cued {
                 take(i, end, &mut blank, &mut phrases);
                 if c.max_price.is_none_or(|m| amount.cmp_exact(&m).is_lt()) {
                     c.max_price = Some(amount);
@@ -291,6 +435,17 @@ pub(crate) fn read(text: &str, known: &[KnownNetwork]) -> Reading {
                 i = end;
                 continue;
             }
+        }
+        // No price at all: a cap of $0.
+        let n = longest_at(&tokens, i, FREE);
+        if n > 0 && free_at(&chars, &tokens, i, n) {
+            take(i, i + n, &mut blank, &mut phrases);
+            let zero = Decimal::parse("0").expect("0 is a decimal");
+            if c.max_price.is_none_or(|m| zero.cmp_exact(&m).is_lt()) {
+                c.max_price = Some(zero);
+            }
+            i += n;
+            continue;
         }
         // A network: cue name [after], the name one or two words.
         let cue = longest_at(&tokens, i, NETWORK_BEFORE);
@@ -373,6 +528,78 @@ mod tests {
         assert_eq!(read_text("x under 1.5 cents").constraints.max_price.unwrap().to_string(), "0.015");
         // The lowest of two caps.
         assert_eq!(read_text("under $1, max 5 cents").constraints.max_price.unwrap().to_string(), "0.05");
+    }
+
+    fn cap(text: &str) -> Option<String> {
+        read_text(text).constraints.max_price.map(|d| d.to_string())
+    }
+
+    #[test]
+    fn prices_in_words() {
+        assert_eq!(cap("twitter search under one cent").as_deref(), Some("0.01"));
+        assert_eq!(cap("twitter search under a cent").as_deref(), Some("0.01"));
+        // "less than" is read as "at most", as with digits: the method's cap is inclusive.
+        assert_eq!(cap("less than one cent").as_deref(), Some("0.01"));
+        assert_eq!(cap("funding rates at most five cents").as_deref(), Some("0.05"));
+        assert_eq!(cap("no more than twenty-five cents per call").as_deref(), Some("0.25"));
+        assert_eq!(cap("under twenty cents").as_deref(), Some("0.2"));
+        assert_eq!(cap("under nineteen cents").as_deref(), Some("0.19"));
+        assert_eq!(cap("below half a cent").as_deref(), Some("0.005"));
+        assert_eq!(cap("at most a dollar").as_deref(), Some("1"));
+        assert_eq!(cap("up to a penny").as_deref(), Some("0.01"));
+        assert_eq!(cap("under 3 pennies").as_deref(), Some("0.03"));
+        assert_eq!(cap("under zero cents").as_deref(), Some("0"));
+        // A cue after the amount will do.
+        assert_eq!(cap("two dollars or less").as_deref(), Some("2"));
+        assert_eq!(cap("five cents a call").as_deref(), Some("0.05"));
+        // The lowest of a cap in digits and one in words.
+        assert_eq!(cap("under $1, at most ten cents").as_deref(), Some("0.1"));
+        let r = read_text("image generation under a cent per image");
+        assert_eq!(r.read_as, ["max price $0.01"]);
+        assert_eq!(r.phrases, ["under a cent per image"]);
+        assert_eq!(r.rest.split_whitespace().collect::<Vec<_>>(), ["image", "generation"]);
+    }
+
+    #[test]
+    fn numbers_in_words_without_a_cue_or_a_unit_are_words() {
+        assert_eq!(cap("convert a dollar to yen"), None);
+        assert_eq!(cap("one cent coins"), None);
+        assert_eq!(cap("more than a cent"), None);
+        assert_eq!(cap("under one"), None);
+        assert_eq!(cap("under a hundred cents"), None, "no hundreds");
+        assert_eq!(cap("a penny stock screener"), None);
+        assert_eq!(read_text("top ten tokens under a minute").constraints, Constraints::default());
+    }
+
+    #[test]
+    fn free_is_a_cap_of_nothing() {
+        assert_eq!(cap("free").as_deref(), Some("0"));
+        assert_eq!(cap("free weather api").as_deref(), Some("0"));
+        let r = read_text("weather api for free");
+        assert_eq!(r.read_as, ["max price $0"]);
+        assert_eq!(r.phrases, ["for free"]);
+        assert_eq!(r.rest.split_whitespace().collect::<Vec<_>>(), ["weather", "api"]);
+        assert_eq!(cap("news, free of charge.").as_deref(), Some("0"));
+        assert_eq!(cap("translation at no cost").as_deref(), Some("0"));
+        assert_eq!(cap("a search that costs nothing").as_deref(), Some("0"));
+        assert_eq!(cap("under $1 or free").as_deref(), Some("0"));
+        // Not a price: joined to another word, "without" something, or another sense.
+        for text in [
+            "gluten-free recipes",
+            "gluten free recipes",
+            "free-text search",
+            "free_tier",
+            "free text search",
+            "llm with a free tier",
+            "ad free video",
+            "it is not free",
+            "it isn't free",
+            "token free float",
+            "freedom of speech",
+            "freelance",
+        ] {
+            assert_eq!(cap(text), None, "{text}");
+        }
     }
 
     #[test]

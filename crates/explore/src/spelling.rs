@@ -1,11 +1,13 @@
-//! Near spellings: a query word no document contains is read as the document word that
-//! shares the most of its letter triples, when they share enough (content/explore.md#spelling).
-//! So "wether" finds "weather", "predicton" "prediction", and "génération" "generation".
+//! Near spellings: a query word no document contains is read as the document word the
+//! fewest edits from it, of those that open as it does and share enough of its letter
+//! triples; of words as near, the one most documents contain (content/explore.md#spelling).
+//! So "wether" finds "weather", "generaton" "generation", and "génération" "generation".
 //!
-//! Words are compared after folding accents ([`FOLD`]), by the Dice coefficient of their
-//! sets of letter triples, each word padded with `^` and `$` (`^we`, `wet`, …, `er$`).
-//! All of it is whole-number arithmetic, so the browser (static/explore.js, which reads
-//! the triples' word lists from `api/explore/spelling/`) picks the very same word.
+//! Words are compared after folding accents ([`FOLD`]): first by their sets of letter
+//! triples, each word padded with `^` and `$` (`^we`, `wet`, …, `er$`), which choose the
+//! candidates, then by [`edits`]. All of it is whole-number arithmetic, so the browser
+//! (static/explore.js, which reads the triples' word lists, each word with its document
+//! count, from `api/explore/spelling/`) picks the very same word.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -120,105 +122,213 @@ pub(crate) fn offered(word: &str) -> bool {
 pub struct Spelling {
     /// Triple -> ids of the words that have it, ascending.
     pub triples: BTreeMap<String, Vec<u32>>,
-    /// The offered words, in byte order, with their triple counts.
-    pub words: Vec<(String, u32)>,
+    /// The offered words, in byte order.
+    pub words: Vec<Offered>,
+}
+
+/// A word offered as a near spelling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offered {
+    pub word: String,
+    /// How many documents of the snapshot contain it (its BM25 posting count), published
+    /// beside it in the spelling files: the more common of two equally near words wins.
+    pub documents: u32,
 }
 
 impl Spelling {
-    /// Offers the words of `vocabulary` that [`offered`] allows.
-    pub(crate) fn build<'a>(vocabulary: impl IntoIterator<Item = &'a str>) -> Spelling {
-        let mut words: Vec<&str> = vocabulary.into_iter().filter(|w| offered(w)).collect();
+    /// Offers the words of `vocabulary` (word, documents containing it) that [`offered`]
+    /// allows.
+    pub(crate) fn build<'a>(vocabulary: impl IntoIterator<Item = (&'a str, u32)>) -> Spelling {
+        let mut words: Vec<(&str, u32)> = vocabulary.into_iter().filter(|(w, _)| offered(w)).collect();
         words.sort_unstable();
-        words.dedup();
+        words.dedup_by(|a, b| a.0 == b.0);
         let mut triples: BTreeMap<String, Vec<u32>> = BTreeMap::new();
         let mut out = Vec::with_capacity(words.len());
-        for (id, w) in words.iter().enumerate() {
-            let t = self::triples(w);
-            out.push(((*w).to_owned(), t.len() as u32));
-            for triple in t {
+        for (id, (w, documents)) in words.iter().enumerate() {
+            out.push(Offered { word: (*w).to_owned(), documents: *documents });
+            for triple in self::triples(w) {
                 triples.entry(triple).or_default().push(id as u32);
             }
         }
         Spelling { triples, words: out }
     }
 
-    /// The near spelling of `word`, if one shares enough triples; see [`nearest`].
+    /// The near spelling of `word`, if one is near enough; see [`nearest`].
     pub(crate) fn nearest(&self, word: &str) -> Option<&str> {
         nearest(word, |t| {
-            self.triples.get(t).map(|ids| ids.iter().map(|&id| self.words[id as usize].0.as_str()).collect())
+            self.triples.get(t).map(|ids| {
+                ids.iter()
+                    .map(|&id| {
+                        let o = &self.words[id as usize];
+                        (o.word.as_str(), o.documents)
+                    })
+                    .collect()
+            })
         })
     }
 }
 
-/// The offered word nearest `word` among those with the same [`opening`]: the greatest
-/// Dice coefficient of triples (at least [`MIN_DICE`]), then the smallest difference in length (in characters), then byte
-/// order. `None` for a word under [`MIN_CHARS`]. `words_with(triple)` lists the offered
-/// words that have a triple.
-pub(crate) fn nearest<'a>(word: &str, words_with: impl Fn(&str) -> Option<Vec<&'a str>>) -> Option<&'a str> {
-    let length = word.chars().count();
-    if length < MIN_CHARS {
+/// The number of edits (a letter inserted, deleted or replaced, or two neighbours swapped)
+/// that make `a` into `b`, each edited once at most: the restricted Damerau-Levenshtein
+/// distance ("optimal string alignment"), over characters.
+pub(crate) fn edits(a: &[char], b: &[char]) -> usize {
+    let w = b.len() + 1;
+    // Rows i-2, i-1 and i of the table, each of b.len() + 1 cells.
+    let mut rows = vec![vec![0usize; w]; 3];
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        let (cur, prev, prev2) = (i % 3, (i + 2) % 3, (i + 1) % 3);
+        rows[cur][0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[prev][j] + 1).min(rows[cur][j - 1] + 1).min(rows[prev][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[prev2][j - 2] + 1);
+            }
+            rows[cur][j] = d;
+        }
+    }
+    rows[a.len() % 3][b.len()]
+}
+
+/// The offered word nearest `word`. The candidates are the offered words that open as it
+/// does ([`opening`]) and share enough of its triples (a Dice coefficient of at least
+/// [`MIN_DICE`]); of those, the fewest [`edits`] between the folded words, then the most
+/// documents, then the greatest Dice coefficient, then byte order. `None` for a word under
+/// [`MIN_CHARS`]. `words_with(triple)` lists the offered words that have a triple, each
+/// with the number of documents that contain it.
+pub(crate) fn nearest<'a>(word: &str, words_with: impl Fn(&str) -> Option<Vec<(&'a str, u32)>>) -> Option<&'a str> {
+    if word.chars().count() < MIN_CHARS {
         return None;
     }
     let mine = triples(word);
+    let folded: Vec<char> = fold(word).chars().collect();
     // Only words that open as this one does (its first triple): people rarely mistype
     // the first two letters, and a shared ending ("printable", "mintable") is no kinship.
     let opening = opening(word);
-    let mut shared: HashMap<&str, u64> = HashMap::new();
-    for w in words_with(&opening).unwrap_or_default() {
-        shared.insert(w, 0);
+    let mut shared: HashMap<&str, (u64, u32)> = HashMap::new();
+    for (w, documents) in words_with(&opening).unwrap_or_default() {
+        shared.insert(w, (0, documents));
     }
     for t in &mine {
-        for w in words_with(t).unwrap_or_default() {
-            if let Some(n) = shared.get_mut(w) {
+        for (w, _) in words_with(t).unwrap_or_default() {
+            if let Some((n, _)) = shared.get_mut(w) {
                 *n += 1;
             }
         }
     }
     let a = mine.len() as u64;
-    let mut best: Option<(&str, u64, u64, usize)> = None; // word, 2·shared, a + b, length difference
-    for (w, c) in shared {
+    let mut best: Option<Candidate<'a>> = None;
+    for (w, (c, documents)) in shared {
         let b = triples(w).len() as u64;
         let (num, den) = (2 * c, a + b);
         // num / den >= MIN_DICE
         if num * MIN_DICE.1 < den * MIN_DICE.0 {
             continue;
         }
-        let diff = w.chars().count().abs_diff(length);
-        let better = match best {
-            None => true,
-            Some((bw, bn, bd, bdiff)) => {
-                let (x, y) = (num * bd, bn * den);
-                x > y || (x == y && (diff < bdiff || (diff == bdiff && w.as_bytes() < bw.as_bytes())))
-            }
-        };
-        if better {
-            best = Some((w, num, den, diff));
+        let edits = edits(&folded, &fold(w).chars().collect::<Vec<_>>());
+        let candidate = Candidate { word: w, edits, documents, num, den };
+        if best.as_ref().is_none_or(|b| candidate.before(b)) {
+            best = Some(candidate);
         }
     }
-    best.map(|(w, ..)| w)
+    best.map(|c| c.word)
+}
+
+/// A word offered for another, with what decides between them.
+struct Candidate<'a> {
+    word: &'a str,
+    edits: usize,
+    documents: u32,
+    /// The Dice coefficient of triples, `num / den`.
+    num: u64,
+    den: u64,
+}
+
+impl Candidate<'_> {
+    /// Whether this candidate comes before `other`: fewer edits, then more documents, then
+    /// a greater Dice coefficient (compared by cross-multiplying), then byte order.
+    fn before(&self, other: &Candidate) -> bool {
+        let (x, y) = (self.num * other.den, other.num * self.den);
+        (other.edits, self.documents, x, other.word.as_bytes()) > (self.edits, other.documents, y, self.word.as_bytes())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn spelling(words: &[&str]) -> Spelling {
+    /// Offers `words`, each in as many documents as given.
+    fn spelling(words: &[(&str, u32)]) -> Spelling {
         Spelling::build(words.iter().copied())
+    }
+
+    fn distance(a: &str, b: &str) -> usize {
+        edits(&a.chars().collect::<Vec<_>>(), &b.chars().collect::<Vec<_>>())
     }
 
     #[test]
     fn typos_and_accents_find_their_words() {
-        let s = spelling(&["weather", "whether", "current", "generation", "prediction", "markets", "search", "server"]);
+        let s = spelling(&[
+            ("weather", 40),
+            ("whether", 3),
+            ("current", 12),
+            ("generation", 90),
+            ("generator", 30),
+            ("prediction", 25),
+            ("predict", 9),
+            ("markets", 20),
+            ("search", 70),
+            ("server", 50),
+            ("security", 10),
+        ]);
         assert_eq!(s.nearest("curent"), Some("current"));
-        // weather and whether tie on triples and length: byte order decides.
+        // "whether" opens another way ("^wh"), so it is never offered for "wether".
         assert_eq!(s.nearest("wether"), Some("weather"));
         assert_eq!(s.nearest("génération"), Some("generation"));
+        // One edit from both (an "i" left out, an "r" for an "n"): the commoner wins,
+        // where triples preferred "generator".
+        assert_eq!(s.nearest("generaton"), Some("generation"));
+        // One edit against two, though "predict" shares the opening too.
         assert_eq!(s.nearest("predicton"), Some("prediction"));
         assert_eq!(s.nearest("serch"), Some("search"));
+        // Two letters swapped are one edit.
+        assert_eq!(s.nearest("secruity"), Some("security"));
         assert_eq!(s.nearest("con"), None, "too short to re-read");
         assert_eq!(s.nearest("zzzzzz"), None);
-        let s = spelling(&["mintable"]);
+        let s = spelling(&[("mintable", 5)]);
         assert_eq!(s.nearest("printable"), None, "another opening");
+    }
+
+    #[test]
+    fn the_edit_comes_before_the_frequency() {
+        // "generator" is commoner here, but "generaton" is one edit from both: the
+        // documents decide; "generations" is two edits away, however common.
+        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 500)]);
+        assert_eq!(s.nearest("generaton"), Some("generator"));
+        let s = spelling(&[("generation", 5), ("generations", 500)]);
+        assert_eq!(s.nearest("generaton"), Some("generation"));
+        // Equal in edits and documents: the greater Dice coefficient, then byte order.
+        // ("weather" shares four of the six triples of "wether", "wetter" three.)
+        let s = spelling(&[("wetter", 4), ("weather", 4)]);
+        assert_eq!(s.nearest("wether"), Some("weather"));
+        let s = spelling(&[("abcf", 4), ("abce", 4)]);
+        assert_eq!(s.nearest("abcd"), Some("abce"));
+    }
+
+    #[test]
+    fn edits_count_insertions_deletions_replacements_and_swaps() {
+        assert_eq!(distance("", ""), 0);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("abc", ""), 3);
+        assert_eq!(distance("wether", "weather"), 1);
+        assert_eq!(distance("generaton", "generator"), 1);
+        assert_eq!(distance("secruity", "security"), 1);
+        assert_eq!(distance("ca", "abc"), 3, "restricted: a swapped pair is not edited again");
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("geocodng", "geocode"), 2);
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! - `api/explore/terms/{bucket}.json`: BM25 postings, `term -> [id, weight, …]`;
 //! - `api/explore/words/{bucket}.json`: `word -> [weight, base64 vector]` for every word
 //!   of the vector table (a query's words need only their own buckets);
-//! - `api/explore/spelling/{bucket}.json`: `triple -> [word, …]`, the document words a
-//!   query word no document contains may be read as;
+//! - `api/explore/spelling/{bucket}.json`: `triple -> [word, documents, …]`, the document
+//!   words a query word no document contains may be read as, with their document counts;
 //! - `api/explore/ivf/centroids.json` and `api/explore/ivf/{list}.json`: the inverted
 //!   file, vectors with their published `inv_norm`;
 //! - `api/explore/facts/{block}.json`: the re-rank's competition ranks, by id block.
@@ -159,19 +159,35 @@ fn write_words(explore: &Explore, table: &VectorTable, sink: Sink) -> Result<usi
 }
 
 /// The words a query word may be read as, by letter triple: `spelling/{bucket}.json`,
-/// `triple -> [word, …]` (content/explore.md#spelling). Returns the bucket count.
+/// `triple -> [word, documents, …]`, each word with the number of documents that contain
+/// it (content/explore.md#spelling). Returns the bucket count.
 fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     let s = &explore.spelling;
+    let digits = |n: u32| n.checked_ilog10().unwrap_or(0) as usize + 1;
     let bytes: usize = s
         .triples
         .iter()
-        .map(|(t, ids)| t.len() + 6 + ids.iter().map(|&i| s.words[i as usize].0.len() + 3).sum::<usize>())
+        .map(|(t, ids)| {
+            t.len()
+                + 6
+                + ids
+                    .iter()
+                    .map(|&i| s.words[i as usize].word.len() + 4 + digits(s.words[i as usize].documents))
+                    .sum::<usize>()
+        })
         .sum();
     // Small files: a word reads one per triple, so a bucket is read for a few of its words.
     let buckets = (bytes / SPELLING_SHARD_BYTES).max(1).next_power_of_two();
-    let mut shards: Vec<BTreeMap<&str, Vec<&str>>> = vec![BTreeMap::new(); buckets];
+    let mut shards: Vec<BTreeMap<&str, Vec<Value>>> = vec![BTreeMap::new(); buckets];
     for (triple, ids) in &s.triples {
-        shards[bucket(triple, buckets)].insert(triple, ids.iter().map(|&i| s.words[i as usize].0.as_str()).collect());
+        let words = ids
+            .iter()
+            .flat_map(|&i| {
+                let o = &s.words[i as usize];
+                [json!(o.word), json!(o.documents)]
+            })
+            .collect();
+        shards[bucket(triple, buckets)].insert(triple, words);
     }
     write_shards(&shards, names::EXPLORE_SPELLING, sink)?;
     Ok(buckets)
