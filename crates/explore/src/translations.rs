@@ -30,7 +30,8 @@ impl Translations {
         TABLE.get_or_init(|| Translations::parse(TSV).expect("the embedded translations are well formed"))
     }
 
-    /// Reads `word<TAB>read as<TAB>cosine` lines, sorted by word (UTF-8 bytes), unique.
+    /// Reads `word<TAB>read as<TAB>cosine` lines, sorted by word (UTF-8 bytes), unique;
+    /// each word is kept case-folded.
     pub(crate) fn parse(tsv: &str) -> Result<Translations, Error> {
         let mut pairs = BTreeMap::new();
         let mut last: Option<&str> = None;
@@ -48,7 +49,9 @@ impl Translations {
                 return Err(bad("words not sorted and unique"));
             }
             last = Some(word);
-            pairs.insert(word.to_owned(), read_as.to_owned());
+            // Keyed as explore cuts a query: case-folded (content/method.md#words), so
+            // "große" is looked up as "grosse". A folded key met twice keeps its first pair.
+            pairs.entry(method::normalise::fold(word).into_owned()).or_insert_with(|| read_as.to_owned());
         }
         Ok(Translations { pairs })
     }
