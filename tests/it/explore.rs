@@ -270,11 +270,17 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let q = &v["meta"]["query"];
-    assert_eq!(q["read_as"], serde_json::json!(["max price $0.005", "network Base (eip155:8453)", "no test networks"]));
+    assert_eq!(
+        q["read_as"],
+        serde_json::json!(["at most $0.005 per call", "network Base (eip155:8453)", "no test networks"])
+    );
     assert_eq!(q["constraints"]["max_price"], "0.005");
     assert_eq!(q["ranked_words"], serde_json::json!(["current", "weather"]));
     assert_eq!(q["near_spellings"][1], serde_json::json!({"word": "wether", "read_as": "weather"}));
-    assert!(q["rule"].as_str().unwrap().contains("max price $0.005; network Base (eip155:8453); no test networks"));
+    assert!(q["rule"]
+        .as_str()
+        .unwrap()
+        .contains("at most $0.005 per call; network Base (eip155:8453); no test networks"));
     let index = december();
     let data = v["data"].as_array().unwrap();
     assert!(!data.is_empty());
@@ -296,7 +302,7 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let q = &v["meta"]["query"];
-    assert_eq!(q["read_as"], serde_json::json!(["max price $0.01"]));
+    assert_eq!(q["read_as"], serde_json::json!(["at most $0.01 per call"]));
     assert_eq!(q["constraint_phrases"], serde_json::json!(["under a cent"]));
     assert_eq!(q["near_spellings"], serde_json::json!([{"word": "generaton", "read_as": "generation"}]));
     for row in v["data"].as_array().unwrap() {

@@ -43,7 +43,7 @@ pub struct ExploreQuery {
     pub(crate) dropped_over_limit: Vec<String>,
     /// Ranked words the vector table has no row for: they count for BM25 only.
     pub words_without_vector: Vec<String>,
-    /// Constraints read from the words, as shown back ("max price $0.01"); the
+    /// Constraints read from the words, as shown back ("at most $0.01 per call"); the
     /// phrases they were read from are not among `words`.
     pub read_as: Vec<String>,
     pub(crate) constraints: Constraints,

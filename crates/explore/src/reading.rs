@@ -2,7 +2,7 @@
 //! ("under $0.01", "at most 2 cents a call"), a network ("on base", "paid on solana"),
 //! no test networks ("no testnets", "mainnet only") and "cheapest". Explore reads them
 //! as the method's filters (and, for "cheapest", a stronger price preference), shows
-//! them back ("read as: max price $0.01") and ranks the rest of the words.
+//! them back ("read as: at most $0.01 per call") and ranks the rest of the words.
 //!
 //! The reading is a small scanner over ASCII, the same in static/explore.js, whose
 //! phrase lists come from the constants here (static/rules.js): the text is cut into
@@ -169,7 +169,7 @@ pub const CHEAPEST: &[&str] =
     &["cheapest", "cheaper", "cheap", "lowest price", "lowest cost", "low cost", "least expensive", "inexpensive"];
 
 /// How each constraint is shown back, `{…}` filled in.
-pub const READ_MAX_PRICE: &str = "max price ${max_price}";
+pub const READ_MAX_PRICE: &str = "at most ${max_price} per call";
 pub const READ_NETWORK: &str = "network {network}";
 pub const READ_NO_TESTNETS: &str = "no test networks";
 pub const READ_CHEAPEST: &str = "cheapest first";
@@ -518,7 +518,7 @@ mod tests {
     fn prices_in_dollars_and_cents() {
         let r = read_text("web search costing at most $0.01 per call");
         assert_eq!(r.constraints.max_price.map(|d| d.to_string()), Some("0.01".into()));
-        assert_eq!(r.read_as, ["max price $0.01"]);
+        assert_eq!(r.read_as, ["at most $0.01 per call"]);
         assert_eq!(r.rest.split_whitespace().collect::<Vec<_>>(), ["web", "search", "costing"]);
         let r = read_text("twitter search under 1 cent");
         assert_eq!(r.constraints.max_price.unwrap().to_string(), "0.01");
@@ -555,7 +555,7 @@ mod tests {
         // The lowest of a cap in digits and one in words.
         assert_eq!(cap("under $1, at most ten cents").as_deref(), Some("0.1"));
         let r = read_text("image generation under a cent per image");
-        assert_eq!(r.read_as, ["max price $0.01"]);
+        assert_eq!(r.read_as, ["at most $0.01 per call"]);
         assert_eq!(r.phrases, ["under a cent per image"]);
         assert_eq!(r.rest.split_whitespace().collect::<Vec<_>>(), ["image", "generation"]);
     }
@@ -576,7 +576,7 @@ mod tests {
         assert_eq!(cap("free").as_deref(), Some("0"));
         assert_eq!(cap("free weather api").as_deref(), Some("0"));
         let r = read_text("weather api for free");
-        assert_eq!(r.read_as, ["max price $0"]);
+        assert_eq!(r.read_as, ["at most $0 per call"]);
         assert_eq!(r.phrases, ["for free"]);
         assert_eq!(r.rest.split_whitespace().collect::<Vec<_>>(), ["weather", "api"]);
         assert_eq!(cap("news, free of charge.").as_deref(), Some("0"));
