@@ -12,10 +12,11 @@ use regex::Regex;
 use crate::common::repo_root;
 
 /// Each crate's layer: a crate may depend only on crates of a lower number.
-const LAYERS: [(&str, u8); 9] = [
+const LAYERS: [(&str, u8); 10] = [
     ("catalogue", 0),
     ("method", 1),
     ("explore", 2),
+    ("probe", 2),
     ("site", 3),
     ("serve", 3),
     ("mcp", 3),
