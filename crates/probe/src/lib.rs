@@ -2,4 +2,5 @@
 //! exactly the request its page shows, and what the answer said beside what the listing
 //! says. `record` is the probe file's model and reader.
 
+pub mod place;
 pub mod record;

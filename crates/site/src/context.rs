@@ -11,12 +11,15 @@ use method::index::Index;
 use method::names;
 use method::networks::{self, KnownNetwork};
 use method::Method;
+use probe::record::Probe;
 
 pub(crate) struct SnapshotContext<'a> {
     pub(crate) index: &'a Index,
     pub(crate) method: &'a Method<'a>,
     /// The snapshots before this one: resource histories, what is new.
     pub(crate) timeline: &'a Timeline,
+    /// What the snapshot's probe recorded, when it was probed.
+    pub(crate) probe: Option<&'a Probe>,
     /// Where every file of the folder goes, batch by batch.
     pub(crate) sink: Sink<'a>,
     /// The snapshot's date, the name of its folder.
@@ -42,6 +45,7 @@ impl<'a> SnapshotContext<'a> {
         index: &'a Index,
         method: &'a Method,
         timeline: &'a Timeline,
+        probe: Option<&'a Probe>,
         sink: Sink<'a>,
     ) -> Result<SnapshotContext<'a>, Error> {
         let new_ids = timeline.new_ids(index);
@@ -59,6 +63,7 @@ impl<'a> SnapshotContext<'a> {
             index,
             method,
             timeline,
+            probe,
             sink,
             date,
             chrome: Chrome::for_index(index, method.corrections),

@@ -26,6 +26,7 @@ use explore::vectors::VectorTable;
 use explore::Explore;
 use method::index::Index;
 use method::Method;
+use probe::record::Probe;
 
 use api::Sink;
 use context::SnapshotContext;
@@ -33,8 +34,15 @@ use history::Timeline;
 use pages::evaluation::Measured;
 
 /// Makes every file of one snapshot's folder and hands them to `sink` in batches.
-pub fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sink) -> Result<(), Error> {
-    let cx = SnapshotContext::new(index, method, timeline, sink)?;
+/// `probe` is what the snapshot's probe file recorded, when it has one (content/method.md#probe).
+pub fn write_snapshot(
+    index: &Index,
+    method: &Method,
+    timeline: &Timeline,
+    probe: Option<&Probe>,
+    sink: Sink,
+) -> Result<(), Error> {
+    let cx = SnapshotContext::new(index, method, timeline, probe, sink)?;
     let measured = write_explore(&cx)?;
     feed::write_feed(&cx)?;
     let pages = pages::snapshot_pages(&cx, measured.as_ref());

@@ -13,6 +13,7 @@ pub(crate) mod home;
 pub(crate) mod list;
 pub(crate) mod markdown;
 pub(crate) mod pay;
+pub(crate) mod probe;
 pub(crate) mod report;
 pub(crate) mod resource;
 pub mod root;
@@ -239,7 +240,7 @@ impl Page<'_> {
             Page::Explore => html(&explore::explore_page(cx)),
             Page::Method => html(&markdown::method_page(c)),
             Page::Corrections => html(&markdown::corrections_page(c, cx.method)),
-            Page::Report => html(&report::report_page(c, cx.index)),
+            Page::Report => html(&report::report_page(c, cx.index, cx.probe)),
             Page::List { listing, page } => html(&list::list_page(cx, listing, *page)),
             Page::ListPages(listing) => html(&folder::pages_page(cx, listing)),
             Page::Folder(f) => html(&folder::folder_page(cx, *f)),

@@ -2,6 +2,9 @@
 //! read with fields dropped (content/method.md#duplicates).
 
 use askama::Template;
+use probe::record::Probe;
+
+use super::probe::{probe_counts, ProbeCounts};
 
 use super::Chrome;
 use catalogue::model::Drop;
@@ -44,6 +47,7 @@ pub(crate) struct ReportPage<'a> {
     pub(crate) rejected: Vec<Rejected>,
     pub(crate) overruled: Vec<OverruledView>,
     pub(crate) drops: Vec<DropsView>,
+    pub(crate) probe: ProbeCounts,
 }
 
 pub(crate) struct OverruledView {
@@ -54,7 +58,7 @@ pub(crate) struct OverruledView {
     pub(crate) correction_date: String,
 }
 
-pub(crate) fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
+pub(crate) fn report_page<'a>(c: &'a Chrome, index: &Index, probe: Option<&Probe>) -> ReportPage<'a> {
     let r = &index.report;
     ReportPage {
         c,
@@ -109,5 +113,6 @@ pub(crate) fn report_page<'a>(c: &'a Chrome, index: &Index) -> ReportPage<'a> {
                 fields: e.resource.drops.clone(),
             })
             .collect(),
+        probe: probe_counts(probe),
     }
 }

@@ -1,6 +1,7 @@
 //! A resource's page: its listing as read, each figure beside the counts it comes from
 //! (content/method.md#figures), its prices, and its history across snapshots.
 
+use super::probe::{probe_view, ProbeView};
 use askama::Template;
 
 use super::call::{call_view, CallView};
@@ -58,6 +59,8 @@ pub(crate) struct ResourcePage<'a> {
     pub(crate) call: CallView,
     /// Payers and calls in this and earlier snapshots; `None` with a single snapshot.
     pub(crate) history: Option<HistoryView>,
+    /// What the probe's unpaid request found, or that there was none.
+    pub(crate) probe: ProbeView,
 }
 
 /// The page of entry `id`.
@@ -69,6 +72,7 @@ pub(crate) fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourceP
         r: resource_view(id, e, cx.index, cx.method),
         call: call_view(e, cx.method),
         history: history_view(cx.timeline, cx.index, e),
+        probe: probe_view(cx.probe, &e.resource.url),
     }
 }
 

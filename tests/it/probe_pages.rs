@@ -1,0 +1,188 @@
+//! content/method.md#probe, as the site publishes it: a snapshot's probe file
+//! (`probes/DATE.json` beside its folder) puts a dated line on each resource page, the
+//! listed terms the live 402 did not offer as listed, and the counts on the build report;
+//! a snapshot without one says "not probed". The probe files here are synthetic, written
+//! by the test for the embedded snapshot of 2026-08-20; the probe's own tests (probe::) make real
+//! ones against loopback sellers.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common::{real_snapshot, temp_dir, TempDir};
+use method::index::Index;
+use method::names;
+use method::Method;
+use probe::record::{Failure, Limits, Live, Offered, Outcome, Probe, ProbeResult, Term, PROBE_VERSION};
+
+const DATE: &str = "2026-08-20";
+
+/// The embedded snapshot of 2026-08-20 (20 listings) stored under `snapshots/`, and its index.
+fn fixture(name: &str) -> (TempDir, PathBuf, Index) {
+    let dir = temp_dir(name);
+    let snap = real_snapshot(DATE);
+    let index = Index::build(&snap, &Method::embedded());
+    let path = snap.write_into(&dir.join("snapshots"), false).unwrap();
+    (dir, path, index)
+}
+
+/// The entry's listed terms, each as the live 402 answered it.
+fn terms(index: &Index, id: usize, live: impl Fn(usize) -> (Live, Option<Offered>)) -> Vec<Term> {
+    index.entries[id]
+        .resource
+        .accepts
+        .iter()
+        .enumerate()
+        .map(|(j, a)| {
+            let (live, offered) = live(j);
+            Term {
+                scheme: a.scheme.as_deref().map(str::to_owned),
+                network: a.network.as_deref().map(str::to_owned),
+                asset: a.asset.as_deref().map(str::to_owned),
+                amount: a.amount.map(|n| n.to_string()),
+                pay_to: a.pay_to.clone(),
+                live,
+                offered,
+            }
+        })
+        .collect()
+}
+
+fn result(index: &Index, id: usize, outcome: Outcome, terms: Vec<Term>) -> ProbeResult {
+    let (status, failure, ms, version) = match outcome {
+        Outcome::Terms => (Some(402), None, Some(230), Some(2)),
+        Outcome::Unreadable => (Some(402), None, Some(41), None),
+        Outcome::OtherStatus => (Some(200), None, Some(12), None),
+        Outcome::NoAnswer => (None, Some(Failure::Timeout), None, None),
+    };
+    ProbeResult {
+        resource: index.entries[id].resource.url.clone(),
+        at: "2026-08-20T06:31:07Z".into(),
+        outcome,
+        status,
+        failure,
+        ms_to_first_byte: ms,
+        x402_version: version,
+        body_cut: false,
+        waited_s: None,
+        terms,
+    }
+}
+
+fn write_probe(dir: &Path, mut results: Vec<ProbeResult>, date: &str) -> PathBuf {
+    results.sort_by(|a, b| a.resource.cmp(&b.resource));
+    let probe = Probe {
+        probe_version: PROBE_VERSION.into(),
+        snapshot: date.into(),
+        started: "2026-08-20T06:30:00Z".into(),
+        finished: "2026-08-20T06:40:00Z".into(),
+        user_agent: "x402dir-probe/test (+https://x402dir.netlify.app)".into(),
+        limits: Limits::DEFAULT,
+        results,
+    };
+    let path = dir.join("probes").join(format!("{DATE}.json"));
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, probe.to_bytes()).unwrap();
+    path
+}
+
+fn page(out: &Path, index: &Index, id: usize) -> String {
+    let slug = index.entries[id].slug();
+    let rel = names::resource_page(DATE, &slug);
+    crate::common::html::unescape(
+        &fs::read_to_string(out.join(rel.trim_start_matches('/')).join("index.html")).unwrap(),
+    )
+}
+
+#[test]
+fn a_probed_snapshot_says_on_each_resource_page_what_its_live_402_answered() {
+    let (dir, path, index) = fixture("probe-pages");
+    assert!(index.entries.len() >= 5, "the snapshot has {} entries", index.entries.len());
+    let other =
+        Offered { amount: Some("999".into()), pay_to: Some("0xAbC0000000000000000000000000000000000001".into()) };
+    let results = vec![
+        result(&index, 0, Outcome::Terms, terms(&index, 0, |_| (Live::Same, None))),
+        result(
+            &index,
+            1,
+            Outcome::Terms,
+            terms(&index, 1, |j| if j == 0 { (Live::Other, Some(other.clone())) } else { (Live::Same, None) }),
+        ),
+        result(&index, 2, Outcome::Terms, terms(&index, 2, |_| (Live::Absent, None))),
+        result(&index, 3, Outcome::NoAnswer, vec![]),
+    ];
+    write_probe(&dir, results, DATE);
+    let out = dir.join("public");
+    publish::build(&[path], &out, &Method::embedded()).unwrap();
+
+    let as_listed = page(&out, &index, 0);
+    assert!(as_listed.contains("Probed 2026-08-20 06:31 UTC: answered 402 in 230 ms; terms as listed."), "{as_listed}");
+    assert!(as_listed.contains("x402dir's probe sent only the unpaid request above"));
+    assert!(!as_listed.contains("probe-differences"));
+
+    let moved = page(&out, &index, 1);
+    assert!(moved.contains("answered 402 in 230 ms; its terms differ from the listing's."), "{moved}");
+    let listed = &index.entries[1].resource.accepts[0];
+    let expected = format!(
+        "the live 402 asks 999 atomic units to 0xAbC0000000000000000000000000000000000001; the listing says {} atomic units to {}",
+        listed.amount.unwrap(),
+        listed.pay_to.as_deref().unwrap()
+    );
+    assert!(moved.contains(&expected), "{expected}\n{moved}");
+    assert_eq!(
+        moved.matches("<li>").count() - as_listed.matches("<li>").count(),
+        1,
+        "only the differing term is listed"
+    );
+
+    let absent = page(&out, &index, 2);
+    assert!(absent.contains("the live 402 offers no such payment"), "{absent}");
+    let silent = page(&out, &index, 3);
+    assert!(
+        silent.contains("Probed 2026-08-20 06:31 UTC: no answer (nothing more within the probe's 10 s)."),
+        "{silent}"
+    );
+    let unprobed = page(&out, &index, 4);
+    assert!(
+        unprobed.contains(&format!("Not probed: the probe of {DATE} has no result for this resource.")),
+        "{unprobed}"
+    );
+    assert!(unprobed.contains("x402dir has not called the service or checked them"));
+
+    let report = crate::common::html::unescape(&fs::read_to_string(out.join(DATE).join("report/index.html")).unwrap());
+    let count = |label: &str| {
+        let at = report.find(label).unwrap_or_else(|| panic!("{label} in {report}"));
+        let cell = &report[at..];
+        let start = cell.find(r#"<td class="num">"#).unwrap() + r#"<td class="num">"#.len();
+        cell[start..start + cell[start..].find('<').unwrap()].to_owned()
+    };
+    assert_eq!(count("Answered 402 with the listed terms"), "1");
+    assert_eq!(count("Answered 402 with other terms"), "2");
+    assert_eq!(count("Answered 402 without readable terms"), "0");
+    assert_eq!(count("No answer"), "1");
+    assert!(report.contains("What the probe's requests answered, of 4 probed"));
+}
+
+#[test]
+fn a_snapshot_without_a_probe_says_not_probed_and_a_wrong_probe_file_is_refused() {
+    let (dir, path, index) = fixture("probe-none");
+    let out = dir.join("public");
+    publish::build(std::slice::from_ref(&path), &out, &Method::embedded()).unwrap();
+    let plain = page(&out, &index, 0);
+    assert!(plain.contains("Not probed: no probe was run on this snapshot."), "{plain}");
+    let report = fs::read_to_string(out.join(DATE).join("report/index.html")).unwrap();
+    assert!(report.contains("Not probed: no probe was run on this snapshot."));
+
+    // Another date's probe beside this snapshot: refused, naming the file; nothing built.
+    let probe = write_probe(&dir, vec![], "2026-01-03");
+    let fresh = dir.join("public-2");
+    let e = publish::build(std::slice::from_ref(&path), &fresh, &Method::embedded()).unwrap_err().to_string();
+    assert!(
+        e.contains(&probe.display().to_string()) && e.contains("probes the snapshot of 2026-01-03, not 2026-08-20"),
+        "{e}"
+    );
+    assert!(!fresh.join(DATE).exists());
+    // A damaged one: refused with the reader's reason.
+    fs::write(&probe, b"{\"probe_version\": \"1.0.0\"}").unwrap();
+    let e = publish::build(std::slice::from_ref(&path), &fresh, &Method::embedded()).unwrap_err().to_string();
+    assert!(e.contains("not a probe file: missing field"), "{e}");
+}
