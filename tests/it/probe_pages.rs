@@ -186,3 +186,42 @@ fn a_snapshot_without_a_probe_says_not_probed_and_a_wrong_probe_file_is_refused(
     let e = publish::build(std::slice::from_ref(&path), &fresh, &Method::embedded()).unwrap_err().to_string();
     assert!(e.contains("not a probe file: missing field"), "{e}");
 }
+
+#[test]
+fn the_probe_file_is_published_in_the_api_and_locked_with_the_answers() {
+    let (dir, path, index) = fixture("probe-api");
+    let lock = dir.join("content/published.lock");
+    let options = publish::Options { lock: Some(lock.clone()), ..publish::Options::default() };
+    let method = Method::embedded();
+    // Published unprobed: no probe.json, no probe in the manifest.
+    let out = dir.join("public");
+    publish::build_with(std::slice::from_ref(&path), &out, &method, &options).unwrap();
+    let api = out.join(DATE).join("api");
+    assert!(!api.join("probe.json").exists());
+    let manifest: serde_json::Value = serde_json::from_slice(&fs::read(api.join("manifest.json")).unwrap()).unwrap();
+    assert!(manifest.get("probe").is_none());
+
+    // A probe file added afterwards would change the published answers: refused, and the
+    // folder is left as it was; the lock's answers digest holds the probe.
+    let written = write_probe(&dir, vec![result(&index, 0, Outcome::OtherStatus, vec![])], DATE);
+    let e = publish::build_with(std::slice::from_ref(&path), &out, &method, &options).unwrap_err().to_string();
+    assert!(e.contains("needs an entry") || e.contains("republish"), "{e}");
+    assert!(!api.join("probe.json").exists());
+
+    // A date probed before its first build publishes the probe file, parsed the same,
+    // and its manifest points at it with the counts.
+    let fresh = temp_dir("probe-api-fresh");
+    let lock = fresh.join("published.lock");
+    let options = publish::Options { lock: Some(lock), ..publish::Options::default() };
+    let out = fresh.join("public");
+    publish::build_with(std::slice::from_ref(&path), &out, &method, &options).unwrap();
+    let api = out.join(DATE).join("api");
+    let published = Probe::from_slice(&fs::read(api.join("probe.json")).unwrap()).unwrap();
+    assert_eq!(published, Probe::read(&written).unwrap());
+    let manifest: serde_json::Value = serde_json::from_slice(&fs::read(api.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["probe"]["path"], "probe.json");
+    assert_eq!(manifest["probe"]["counts"]["probed"], 1);
+    assert_eq!(manifest["probe"]["counts"]["other_status"], 1);
+    let sums = fs::read_to_string(fresh.join("published/2026-08-20.sums")).unwrap();
+    assert!(sums.lines().any(|l| l.ends_with(" api/probe.json")), "the per-file sums name it");
+}

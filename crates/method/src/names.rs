@@ -177,6 +177,8 @@ pub const PRICES: ApiFile = ApiFile("prices.json");
 /// What happened to every listing that did not become a plain ranked entry (the page
 /// is [`REPORT_DIR`]).
 pub const REPORT: ApiFile = ApiFile("report.json");
+/// The snapshot's probe file, as recorded (content/method.md#probe); only in a probed folder.
+pub const PROBE: ApiFile = ApiFile("probe.json");
 /// A folder holding its manifest is a finished build of its date.
 pub const MANIFEST: ApiFile = ApiFile("manifest.json");
 

@@ -48,7 +48,7 @@ pub fn write_snapshot(
     let pages = pages::snapshot_pages(&cx, measured.as_ref());
     phase("render and write pages", || pages::write_pages(&cx, &pages))?;
     sink(agents::snapshot_sitemaps(&method.site.base_url, cx.date, pages.iter().map(|page| page.file(&cx))))?;
-    phase("method API files", || api::method::write_api_files(index, method, sink))?;
+    phase("method API files", || api::method::write_api_files(index, method, probe, sink))?;
     pages::write_assets(&cx)
 }
 

@@ -3,6 +3,7 @@
 //! every single-token query. The composer reads these and must reach the same answer
 //! as the Rust code, so every list here is in the method's order.
 
+use probe::record::Probe;
 use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
@@ -207,6 +208,10 @@ struct Manifest<'a> {
     packs: Value,
     prices: Value,
     single_token_answers: Value,
+    /// Where the snapshot's probe file is, with its version and counts; absent when the
+    /// snapshot was not probed (content/method.md#probe).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probe: Option<Value>,
 }
 
 /// `report.json`: what reading the snapshot left out or changed (the report page's
@@ -279,7 +284,7 @@ const RECORD_CACHE: usize = 100_000;
 const LARGE_FILE_BATCH: usize = 512;
 
 /// Makes every API file of the snapshot and hands them to `sink` in batches.
-pub(crate) fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
+pub(crate) fn write_api_files(index: &Index, method: &Method, probe: Option<&Probe>, sink: Sink) -> Result<(), Error> {
     let lists = phase("api: posting lists", || postings(index));
     let buckets = bucket_count(&lists);
     write_shards(&lists, buckets, sink)?;
@@ -290,11 +295,17 @@ pub(crate) fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Res
     phase("api: record blocks", || write_record_blocks(&records, sink))?;
     phase("api: packs and answers", || write_packs_and_answers(&lists, &records, sink))?;
     let browse = 0..index.entries.len().min(BROWSE_PACK_LEN);
-    sink(vec![
+    let mut files = vec![
         (names::BROWSE_PACK.file(&[]), records.pack(browse)),
-        (names::MANIFEST.file(&[]), to_bytes(&manifest(index, method, buckets, &split))),
+        (names::MANIFEST.file(&[]), to_bytes(&manifest(index, method, buckets, &split, probe))),
         (names::REPORT.file(&[]), to_bytes(&ReportFile::of(index, method))),
-    ])
+    ];
+    // The probe file as it was recorded: under the folder's API, so the lock's digest of
+    // the answers holds it and it is written once (content/method.md#probe).
+    if let Some(p) = probe {
+        files.push((names::PROBE.file(&[]), to_bytes(p)));
+    }
+    sink(files)
 }
 
 /// The posting lists: `shards/{bucket}.json`, and the parts of lists longer than
@@ -422,7 +433,13 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
 
 /// The manifest: versions, the snapshot, the source's limits, counts, and where every
 /// other file is (docs/static-api.md, `manifest.json`).
-fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&str, ShardValue>) -> Manifest<'static> {
+fn manifest(
+    index: &Index,
+    method: &Method,
+    buckets: usize,
+    split: &BTreeMap<&str, ShardValue>,
+    probe: Option<&Probe>,
+) -> Manifest<'static> {
     let aliases: BTreeMap<&str, &str> =
         method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
@@ -476,6 +493,14 @@ fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&st
             "path": names::ANSWERS.template(),
             "min_postings": MIN_POSTINGS_FOR_FILES,
             "token_file": "the token itself when it is at most 64 characters a-z and 0-9; else, when its UTF-8 is at most 64 bytes, 'u-' and their lower-case hex; else 'h-' and the lower-case hex SHA-256 of its UTF-8 bytes",
+        }),
+        probe: probe.map(|p| {
+            json!({
+                "path": names::PROBE.template(),
+                "probe_version": p.probe_version,
+                "started": p.started,
+                "counts": p.summary(),
+            })
         }),
     }
 }
