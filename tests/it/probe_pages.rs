@@ -68,7 +68,12 @@ fn result(index: &Index, id: usize, outcome: Outcome, terms: Vec<Term>) -> Probe
     }
 }
 
-fn write_probe(dir: &Path, mut results: Vec<ProbeResult>, date: &str) -> PathBuf {
+fn write_probe(dir: &Path, results: Vec<ProbeResult>, date: &str) -> PathBuf {
+    write_probe_as(dir, results, date, DATE)
+}
+
+/// A probe file of the snapshot of `date`, stored as the one of `file_date`.
+fn write_probe_as(dir: &Path, mut results: Vec<ProbeResult>, date: &str, file_date: &str) -> PathBuf {
     results.sort_by(|a, b| a.resource.cmp(&b.resource));
     let probe = Probe {
         probe_version: PROBE_VERSION.into(),
@@ -79,7 +84,7 @@ fn write_probe(dir: &Path, mut results: Vec<ProbeResult>, date: &str) -> PathBuf
         limits: Limits::DEFAULT,
         results,
     };
-    let path = dir.join("probes").join(format!("{DATE}.json"));
+    let path = dir.join("probes").join(format!("{file_date}.json"));
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(&path, probe.to_bytes()).unwrap();
     path
@@ -224,4 +229,37 @@ fn the_probe_file_is_published_in_the_api_and_locked_with_the_answers() {
     assert_eq!(manifest["probe"]["counts"]["other_status"], 1);
     let sums = fs::read_to_string(fresh.join("published/2026-08-20.sums")).unwrap();
     assert!(sums.lines().any(|l| l.ends_with(" api/probe.json")), "the per-file sums name it");
+}
+
+#[test]
+fn a_resource_page_counts_the_probes_that_answered_402_across_snapshots() {
+    let (dir, path, index) = fixture("probe-history");
+    // A synthetic week-earlier walk: the same listings under the date 2026-08-13.
+    let mut earlier = real_snapshot(DATE);
+    earlier.header.date = "2026-08-13".into();
+    let earlier_path = earlier.write_into(&dir.join("snapshots"), false).unwrap();
+    let mut then = vec![
+        result(&index, 0, Outcome::Terms, terms(&index, 0, |_| (Live::Same, None))),
+        result(&index, 1, Outcome::OtherStatus, vec![]),
+    ];
+    for r in &mut then {
+        r.at = "2026-08-13T06:31:07Z".into();
+    }
+    let probe = |results: Vec<ProbeResult>, date: &str| {
+        let file = write_probe_as(&dir, results, date, date);
+        let mut p = Probe::read(&file).unwrap();
+        p.started = format!("{date}T06:30:00Z");
+        p.finished = format!("{date}T06:40:00Z");
+        fs::write(&file, p.to_bytes()).unwrap();
+    };
+    probe(then, "2026-08-13");
+    probe(vec![result(&index, 0, Outcome::NoAnswer, vec![]), result(&index, 1, Outcome::Unreadable, vec![])], DATE);
+    let out = dir.join("public");
+    publish::build(&[earlier_path, path], &out, &Method::embedded()).unwrap();
+    let first = page(&out, &index, 0);
+    assert!(first.contains("Answered 402 in 1 of the last 2 probes that reached it"), "{first}");
+    let second = page(&out, &index, 1);
+    assert!(second.contains("Answered 402 in 1 of the last 2 probes that reached it"), "{second}");
+    let neither = page(&out, &index, 2);
+    assert!(neither.contains(r#"id="hist-h""#) && !neither.contains(r#"class="probes""#), "{neither}");
 }

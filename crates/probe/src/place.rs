@@ -3,6 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use catalogue::Error;
+
+use crate::record::Probe;
+
 /// The folder of probe files, beside the snapshots' folder.
 pub const PROBES_DIR: &str = "probes";
 
@@ -12,6 +16,24 @@ pub fn beside(snapshot: &Path) -> PathBuf {
     let folder = snapshot.parent().unwrap_or(Path::new("."));
     let root = folder.parent().unwrap_or(Path::new("."));
     root.join(PROBES_DIR).join(snapshot.file_name().unwrap_or_default())
+}
+
+/// The probe file beside the snapshot stored at `snapshot`, when there is one: read,
+/// checked, and of the snapshot's `date`. A damaged one, or one of another date, is an
+/// error naming the file.
+pub fn read_beside(snapshot: &Path, date: &str) -> Result<Option<Probe>, Error> {
+    let path = beside(snapshot);
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&path, e)),
+        Ok(meta) if !meta.is_file() => return Err(Error::input(&path, "not a regular file: a probe file is a file")),
+        Ok(_) => {}
+    }
+    let probe = Probe::read(&path).map_err(|e| Error::input(&path, e.message))?;
+    if probe.snapshot != date {
+        return Err(Error::input(&path, format!("probes the snapshot of {}, not {date}", probe.snapshot)));
+    }
+    Ok(Some(probe))
 }
 
 #[cfg(test)]

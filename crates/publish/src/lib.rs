@@ -15,7 +15,6 @@ use catalogue::Error;
 use method::index::Index;
 use method::ownership::RunningLedger;
 use method::Method;
-use probe::record::Probe;
 use site::api::Sink;
 use site::history::{Past, Timeline};
 use site::output::Output;
@@ -95,7 +94,7 @@ pub fn build_then_clean(
         let index =
             phase("read and index snapshot", || Index::read_running(stored, history, method, &mut ledger, more))?;
         let date = stored.date();
-        let probe = read_probe(stored.path(), date)?;
+        let probe = probe::place::read_beside(stored.path(), date)?;
         let mut verdict = None;
         let files = swap_in(
             &output,
@@ -112,7 +111,7 @@ pub fn build_then_clean(
         )?;
         built.push(BuiltSnapshot { date: date.to_owned(), entries: index.entries.len(), files, lock: verdict });
         if more {
-            timeline.push(Past::of(stored, &index));
+            timeline.push(Past::of(stored, &index, probe.as_ref()));
         }
     }
     site::pages::root::write_root(&output, method)?;
@@ -120,23 +119,6 @@ pub fn build_then_clean(
         lock.write()?;
     }
     Ok((built, cleanup))
-}
-
-/// The probe file beside a stored snapshot (content/probes/DATE.json), when there is one:
-/// read and checked, and of the same date (content/method.md#probe).
-fn read_probe(snapshot: &Path, date: &str) -> Result<Option<Probe>, Error> {
-    let path = probe::place::beside(snapshot);
-    match std::fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(&path, e)),
-        Ok(meta) if !meta.is_file() => return Err(Error::input(&path, "not a regular file: a probe file is a file")),
-        Ok(_) => {}
-    }
-    let probe = Probe::read(&path).map_err(|e| Error::input(&path, e.message))?;
-    if probe.snapshot != date {
-        return Err(Error::input(&path, format!("probes the snapshot of {}, not {date}", probe.snapshot)));
-    }
-    Ok(Some(probe))
 }
 
 /// Folders being deleted in the background: the ones a build replaced, and the staging

@@ -15,6 +15,12 @@ use catalogue::snapshot::Stored;
 use method::index::{Entry, Index};
 use method::names::resource_page;
 use method::{Method, DISCOVERY_METHOD_VERSION};
+use probe::record::{Outcome, Probe, ProbeResult};
+
+/// Whether a probe's request was answered with a 402, readable or not.
+fn answered_402(r: &ProbeResult) -> bool {
+    matches!(r.outcome, Outcome::Terms | Outcome::Unreadable)
+}
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
 /// snapshots, or a quarter of weekly ones, and a page that stays small.
@@ -47,16 +53,20 @@ pub struct Past {
     pub(crate) method_version: String,
     /// Ranked resources by URL.
     resources: HashMap<String, Counts>,
+    /// Whether each resource its probe reached answered 402; `None` when that snapshot
+    /// was not probed (content/method.md#probe).
+    answered_402: Option<HashMap<String, bool>>,
 }
 
 impl Past {
-    pub fn of(stored: &Stored, index: &Index) -> Past {
+    pub fn of(stored: &Stored, index: &Index, probe: Option<&Probe>) -> Past {
         Past {
             path: canonical(stored.path()),
             date: stored.date().to_owned(),
             complete: index.header.complete,
             method_version: DISCOVERY_METHOD_VERSION.to_owned(),
             resources: index.entries.iter().map(|e| (e.resource.url.clone(), Counts::of(e))).collect(),
+            answered_402: probe.map(|p| p.results.iter().map(|r| (r.resource.clone(), answered_402(r))).collect()),
         }
     }
 
@@ -98,7 +108,8 @@ impl Timeline {
             if !self.pasts.iter().any(|p| p.path == wanted[k - first]) {
                 // Judged with its own history: the snapshots stored before it.
                 let index = Index::read_stored(older, &history[..k], method)?;
-                self.pasts.push(Past::of(older, &index));
+                let probe = probe::place::read_beside(older.path(), older.date())?;
+                self.pasts.push(Past::of(older, &index, probe.as_ref()));
             }
         }
         self.pasts.sort_by(|a, b| a.date.cmp(&b.date));
@@ -162,11 +173,19 @@ pub(crate) struct HistoryRow {
 pub(crate) struct HistoryView {
     pub(crate) rows: Vec<HistoryRow>,
     pub(crate) charts: Option<(String, String)>,
+    /// Of the probes of these snapshots that reached the resource, how many it answered
+    /// with a 402, and how many there were; `None` when none reached it.
+    pub(crate) probes: Option<(usize, usize)>,
 }
 
 /// The history of `e` across the timeline and this snapshot; `None` when this is the
 /// only snapshot.
-pub(crate) fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Option<HistoryView> {
+pub(crate) fn history_view(
+    timeline: &Timeline,
+    index: &Index,
+    probe: Option<&Probe>,
+    e: &Entry,
+) -> Option<HistoryView> {
     if timeline.pasts.is_empty() {
         return None;
     }
@@ -198,7 +217,14 @@ pub(crate) fn history_view(timeline: &Timeline, index: &Index, e: &Entry) -> Opt
     let dates: Vec<&str> = rows.iter().map(|r| r.date.as_str()).collect();
     // A chart of one bar says nothing the table does not: two snapshots with a count at least.
     let counted = payers.iter().zip(&calls).filter(|(p, c)| p.is_some() || c.is_some()).count();
+    let reached = timeline
+        .pasts
+        .iter()
+        .filter_map(|p| p.answered_402.as_ref()?.get(url).copied())
+        .chain(probe.and_then(|p| p.result(url)).map(answered_402));
+    let (answered, probes) = reached.fold((0, 0), |(a, n), yes| (a + usize::from(yes), n + 1));
     Some(HistoryView {
+        probes: (probes > 0).then_some((answered, probes)),
         charts: (counted >= 2).then(|| {
             (
                 bar_chart("Distinct paying addresses, 30 days, by snapshot", &dates, &payers),
@@ -276,6 +302,7 @@ mod tests {
             complete: true,
             method_version: method_version.into(),
             resources: HashMap::new(),
+            answered_402: None,
         }
     }
 

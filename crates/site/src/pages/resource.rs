@@ -71,7 +71,7 @@ pub(crate) fn resource_page<'a>(cx: &'a SnapshotContext, id: usize) -> ResourceP
         title: super::title(e),
         r: resource_view(id, e, cx.index, cx.method),
         call: call_view(e, cx.method),
-        history: history_view(cx.timeline, cx.index, e),
+        history: history_view(cx.timeline, cx.index, cx.probe, e),
         probe: probe_view(cx.probe, &e.resource.url),
     }
 }
