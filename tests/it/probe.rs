@@ -377,6 +377,10 @@ fn hostile_peers_are_each_recorded_and_the_walk_keeps_its_caps() {
     assert_eq!((s.probed, s.listed_terms, s.other_terms, s.unreadable_402), (17, 2, 1, 2));
     assert_eq!((s.other_status, s.no_answer), (6, 6));
 
+    // Facts, not verdicts (content/method.md#never-published).
+    let text: Value = serde_json::from_slice(&probe.to_bytes()).unwrap();
+    assert_eq!(crate::common::verdicts::verdicts_in(&text), Vec::<String>::new());
+
     // The slow and silent peers cost their 10 s, in parallel; the 429 its one second.
     assert!(took < Duration::from_secs(25), "the walk took {took:?}");
 
