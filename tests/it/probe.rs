@@ -292,6 +292,7 @@ fn hostile_peers_are_each_recorded_and_the_walk_keeps_its_caps() {
         let url = seen.line.split_whitespace().nth(1).unwrap_or("/").to_owned();
         answer(s, "402 Payment Required", &[("PAYMENT-REQUIRED", &v2_header(&url, LISTED_AMOUNT, STRANGER))], "{}");
     });
+    let free_tls = Peer::start("127.0.0.1", |_, s| answer(s, "200 OK", &[], "{}"));
     let refused = {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
@@ -319,6 +320,8 @@ fn hostile_peers_are_each_recorded_and_the_walk_keeps_its_caps() {
         ("other_payto_v2", other_payto_v2.url("/weather")),
         ("refused", format!("http://127.0.0.1:{refused}/")),
         ("dns", "http://probe-target.invalid/x".to_owned()),
+        // An https URL whose server speaks plain HTTP: the handshake fails.
+        ("tls", free_tls.url("/t").replacen("http:", "https:", 1)),
     ]
     .into_iter()
     .collect();
@@ -355,6 +358,7 @@ fn hostile_peers_are_each_recorded_and_the_walk_keeps_its_caps() {
     assert_eq!(outcome(r("huge_head")), (NoAnswer, None, Some(Other)));
     assert_eq!(outcome(r("refused")), (NoAnswer, None, Some(Refused)));
     assert_eq!(outcome(r("dns")), (NoAnswer, None, Some(Dns)));
+    assert_eq!(outcome(r("tls")), (NoAnswer, None, Some(Tls)));
 
     // Terms: as listed after a redirect within the host and after a 429; another payTo
     // recorded with the live value.
@@ -374,8 +378,8 @@ fn hostile_peers_are_each_recorded_and_the_walk_keeps_its_caps() {
         assert!(r.ms_to_first_byte.unwrap_or(0) <= Limits::DEFAULT.timeout_ms, "{r:?}");
     }
     let s = probe.summary();
-    assert_eq!((s.probed, s.listed_terms, s.other_terms, s.unreadable_402), (17, 2, 1, 2));
-    assert_eq!((s.other_status, s.no_answer), (6, 6));
+    assert_eq!((s.probed, s.listed_terms, s.other_terms, s.unreadable_402), (18, 2, 1, 2));
+    assert_eq!((s.other_status, s.no_answer), (6, 7));
 
     // Facts, not verdicts (content/method.md#never-published).
     let text: Value = serde_json::from_slice(&probe.to_bytes()).unwrap();
