@@ -30,6 +30,9 @@ enum Command {
     Mcp(cmd::mcp::Args),
     /// Explore: BM25 and word vectors fused by rank. Not the directory's answer.
     Explore(cmd::explore::Args),
+    /// Probe every ranked resource once, unpaid, and record what its live 402 answered
+    /// beside what it lists (content/method.md#probe).
+    Probe(cmd::probe::Args),
     /// Write a synthetic snapshot of N listings for scale tests, marked synthetic in its header.
     Synth(cmd::synth::Args),
     /// Print the words of every stored snapshot's explore documents, sorted, one a line:
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Query(args) => cmd::query::run(args),
         Command::Mcp(args) => cmd::mcp::run(args),
         Command::Explore(args) => cmd::explore::run(args),
+        Command::Probe(args) => cmd::probe::run(args),
         Command::Synth(args) => cmd::synth::run(args),
         Command::Vocabulary(args) => cmd::vocabulary::run(args),
         Command::Eval(args) => cmd::eval::run(args),

@@ -8,6 +8,7 @@ pub mod explore;
 pub mod fetch;
 pub mod import;
 pub mod mcp;
+pub mod probe;
 pub mod query;
 pub mod serve;
 pub mod synth;

@@ -28,6 +28,7 @@ fn every_subcommand_has_help() {
         &["fetch", "--help"],
         &["serve", "--help"],
         &["mcp", "--help"],
+        &["probe", "--help"],
     ] {
         let o = x402dir(sub);
         assert!(o.status.success(), "{sub:?}");

@@ -30,6 +30,7 @@ mod method_rules;
 mod netlify;
 mod no_verdicts;
 mod paid_calls;
+mod probe;
 mod probe_pages;
 mod properties;
 mod published;
