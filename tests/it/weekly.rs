@@ -29,9 +29,10 @@ fn weekly_steps(workflow: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_weekly_workflow_walks_builds_tests_commits_then_deploys() {
+fn the_weekly_workflow_walks_probes_builds_tests_commits_then_deploys() {
     let weekly = text(".github/workflows/weekly.yml");
-    assert_eq!(weekly_steps(&weekly), ["walk", "build", "test", "commit", "deploy"]);
+    // The probe before the build: a folder's probe file is among its locked answers.
+    assert_eq!(weekly_steps(&weekly), ["walk", "probe", "build", "test", "commit", "deploy"]);
     // Scheduled weekly (minute, hour, any day of month, any month, one day of the week),
     // and by hand.
     let cron = weekly.lines().find_map(|l| l.trim().strip_prefix("- cron:")).expect("a cron schedule");
@@ -137,15 +138,20 @@ fn git(dir: &Path, args: &[&str]) -> String {
 fn a_complete_walk_ends_in_a_new_dated_folder_and_a_new_lock_line() {
     let Some((dir, said)) = dry_run("weekly-complete", false) else { return };
     assert!(said.contains("dry run passed: complete"), "{said}");
-    assert!(said.contains("steps, as in the workflow: walk build test commit deploy"), "{said}");
+    assert!(said.contains("steps, as in the workflow: walk probe build test commit deploy"), "{said}");
+    // Offline, every host resolves to loopback, where nothing listens: each request refused.
+    assert!(said.contains("probed 1396 resources of 2100-01-04") && said.contains("no answer 1396"), "{said}");
     let run = dir.join("run");
     let origin = run.join("origin.git");
     assert_eq!(git(&origin, &["rev-list", "--count", "main"]).trim(), "2");
     let files = git(&origin, &["show", "--name-status", "--format=%s", "main"]);
     assert!(files.starts_with("Weekly walk of the catalogue: snapshot 2100-01-04"), "{files}");
-    for added in
-        ["A\tcontent/snapshots/2100-01-04.json", "A\tcontent/published/2100-01-04.sums", "M\tcontent/published.lock"]
-    {
+    for added in [
+        "A\tcontent/snapshots/2100-01-04.json",
+        "A\tcontent/probes/2100-01-04.json",
+        "A\tcontent/published/2100-01-04.sums",
+        "M\tcontent/published.lock",
+    ] {
         assert!(files.lines().any(|l| l == added), "{added} in\n{files}");
     }
     let lock = git(&origin, &["show", "main:content/published.lock"]);
@@ -162,6 +168,14 @@ fn a_complete_walk_ends_in_a_new_dated_folder_and_a_new_lock_line() {
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs::read(deployed.join("2100-01-04/api/manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["snapshot"]["date"], "2100-01-04");
+    // The probe file committed is the one the folder publishes, and its manifest counts it.
+    let committed = git(&origin, &["show", "main:content/probes/2100-01-04.json"]);
+    let committed: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    let published: serde_json::Value =
+        serde_json::from_slice(&fs::read(deployed.join("2100-01-04/api/probe.json")).unwrap()).unwrap();
+    assert_eq!(committed, published);
+    assert_eq!(manifest["probe"]["counts"]["probed"], 1396);
+    assert_eq!(manifest["probe"]["counts"]["no_answer"], 1396);
     assert!(fs::read_to_string(deployed.join("_redirects")).unwrap().contains("/latest/* /2100-01-04/:splat 200"));
 
     // The new folder states its walk, when the next is due and when it turns stale, as
@@ -223,7 +237,9 @@ fn walked_snapshots_past_the_kept_number_are_stored_compressed_and_built_as_they
     let origin = run.join("origin.git");
     let files = git(&origin, &["show", "--name-status", "--format=", "main"]);
     assert!(files.lines().any(|l| l == "A\tcontent/snapshots/2100-01-04.json.gz"), "{files}");
-    assert!(!files.contains("2100-01-04.json\n"), "{files}");
+    assert!(!files.contains("content/snapshots/2100-01-04.json\n"), "{files}");
+    // The probe file is named by the date, whatever the snapshot's compression.
+    assert!(files.lines().any(|l| l == "A\tcontent/probes/2100-01-04.json"), "{files}");
     // The imported dumps (the tests' fixtures) are never compressed.
     let tree = git(&origin, &["ls-tree", "--name-only", "main", "content/snapshots/"]);
     for date in crate::common::REAL_DATES {

@@ -117,7 +117,14 @@ pub(crate) struct Answer {
 pub(crate) fn client(user_agent: &str, limits: &Limits) -> Result<Client, String> {
     let mut headers = HeaderMap::new();
     headers.insert(CONNECTION, HeaderValue::from_static("close"));
-    Client::builder()
+    let mut builder = Client::builder();
+    // The weekly run's rehearsal (tools/weekly-dry-run) has no internet: this names the one
+    // address every host name resolves to there, so its probe step runs on loopback.
+    if let Some(ip) = std::env::var(TEST_RESOLVE).ok().filter(|v| !v.is_empty()) {
+        let ip: std::net::IpAddr = ip.parse().map_err(|e| format!("{TEST_RESOLVE}={ip}: not an IP address: {e}"))?;
+        builder = builder.dns_resolver(std::sync::Arc::new(Everywhere(ip)));
+    }
+    builder
         .user_agent(user_agent)
         .default_headers(headers)
         .http1_only()
@@ -127,6 +134,19 @@ pub(crate) fn client(user_agent: &str, limits: &Limits) -> Result<Client, String
         .connect_timeout(Duration::from_millis(limits.timeout_ms))
         .build()
         .map_err(|e| format!("cannot make the HTTP client: {e}"))
+}
+
+/// The variable that makes every host name resolve to one address (tests only).
+const TEST_RESOLVE: &str = "X402DIR_TEST_PROBE_RESOLVE";
+
+/// Every host name at one address; the URL's port is kept.
+struct Everywhere(std::net::IpAddr);
+
+impl reqwest::dns::Resolve for Everywhere {
+    fn resolve(&self, _name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let addr = std::net::SocketAddr::new(self.0, 0);
+        Box::pin(async move { Ok(Box::new(std::iter::once(addr)) as reqwest::dns::Addrs) })
+    }
 }
 
 /// Sends `plan` once (and its redirects within the host) and reads the answer, within
