@@ -618,3 +618,45 @@ fn sellers_made_with_the_official_middleware_are_read_as_the_sdks_read_them() {
     }
     assert_eq!(stack.control("/facilitator"), json!([]));
 }
+
+/// A host that lets its requests time out is asked no more once `silent_host_after` of
+/// them in a row have: its other resources are recorded `host_silent`, unasked, so one
+/// silent host holding hundreds of listings cannot hold the walk for long. A host that
+/// answers is asked for every resource.
+#[test]
+fn a_silent_host_is_asked_no_more_after_its_budget_of_timeouts() {
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counted = connections.clone();
+    // Reads the request, then never answers and holds on until the client hangs up.
+    let silent = Peer::start("127.0.0.1", move |_, s| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        let _ = s.read_to_end(&mut Vec::new());
+    });
+    let free = Peer::start("127.0.0.1", |_, s| answer(s, "200 OK", &[], "{}"));
+    let mut items: Vec<Value> = (0..40).map(|i| listing(&silent.url(&format!("/s{i:02}")), 2, None)).collect();
+    items.extend((0..10).map(|i| listing(&free.url(&format!("/f{i:02}")), 2, None)));
+    let dir = temp_dir("probe-silent-host");
+    let snapshot = synthetic_snapshot(DATE, items).write_into(&dir.join("snapshots"), false).unwrap();
+    let limits = Limits { timeout_ms: 400, ..Limits::DEFAULT };
+    let options = walk::Options { snapshot, out: Some(dir.join("probe.json")), limits };
+    let start = Instant::now();
+    let (_, probe) = walk::run(&options).unwrap();
+    let took = start.elapsed();
+    let by = |f: Option<Failure>| probe.results.iter().filter(|r| r.resource.contains("/s") && r.failure == f).count();
+    let asked = connections.load(Ordering::SeqCst);
+    // Three timeouts in a row, plus at most the one other request already under way.
+    assert!((3..=4).contains(&asked), "{asked} requests reached the silent host");
+    assert_eq!(by(Some(Failure::Timeout)), asked);
+    assert_eq!(by(Some(Failure::HostSilent)), 40 - asked);
+    assert!(probe
+        .results
+        .iter()
+        .filter(|r| r.failure == Some(Failure::HostSilent))
+        .all(|r| r.outcome == Outcome::NoAnswer && r.status.is_none() && r.ms_to_first_byte.is_none()));
+    // The answering host was asked for every resource.
+    assert_eq!(free.seen().len(), 10);
+    assert_eq!(probe.results.len(), 50);
+    // 40 timeouts two at a time would be 8 s; the budget makes it about 1 s.
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(Probe::read(&dir.join("probe.json")).unwrap(), probe);
+}

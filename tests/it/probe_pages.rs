@@ -114,6 +114,7 @@ fn a_probed_snapshot_says_on_each_resource_page_what_its_live_402_answered() {
         ),
         result(&index, 2, Outcome::Terms, terms(&index, 2, |_| (Live::Absent, None))),
         result(&index, 3, Outcome::NoAnswer, vec![]),
+        ProbeResult { failure: Some(Failure::HostSilent), ..result(&index, 5, Outcome::NoAnswer, vec![]) },
     ];
     write_probe(&dir, results, DATE);
     let out = dir.join("public");
@@ -146,6 +147,12 @@ fn a_probed_snapshot_says_on_each_resource_page_what_its_live_402_answered() {
         silent.contains("Probed 2026-08-20 06:31 UTC: no answer (nothing more within the probe's 10 s)."),
         "{silent}"
     );
+    let skipped = page(&out, &index, 5);
+    assert!(
+        skipped
+            .contains(&format!("Not asked by the probe of {DATE}: its host had let 3 requests in a row go unanswered")),
+        "{skipped}"
+    );
     let unprobed = page(&out, &index, 4);
     assert!(
         unprobed.contains(&format!("Not probed: the probe of {DATE} has no result for this resource.")),
@@ -163,8 +170,8 @@ fn a_probed_snapshot_says_on_each_resource_page_what_its_live_402_answered() {
     assert_eq!(count("Answered 402 with the listed terms"), "1");
     assert_eq!(count("Answered 402 with other terms"), "2");
     assert_eq!(count("Answered 402 without readable terms"), "0");
-    assert_eq!(count("No answer"), "1");
-    assert!(report.contains("What the probe's requests answered, of 4 probed"));
+    assert_eq!(count("No answer"), "2");
+    assert!(report.contains("What the probe's requests answered, of 5 probed"));
 }
 
 #[test]

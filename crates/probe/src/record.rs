@@ -58,6 +58,10 @@ pub struct Limits {
     pub redirects: u32,
     /// The longest Retry-After of a 429 that is waited for, once.
     pub retry_after_max_s: u64,
+    /// A host whose answers to this many requests in a row never came (`timeout`) is not
+    /// asked again in the walk: its other resources are recorded `host_silent`, so one
+    /// silent host holding hundreds of listings cannot hold the walk for an hour.
+    pub silent_host_after: u32,
 }
 
 impl Limits {
@@ -72,6 +76,7 @@ impl Limits {
         headers: 100,
         redirects: 3,
         retry_after_max_s: 60,
+        silent_host_after: 3,
     };
 }
 
@@ -146,6 +151,8 @@ pub enum Failure {
     RedirectElsewhere,
     /// More than `limits.redirects` redirects.
     TooManyRedirects,
+    /// Not asked: its host had let `limits.silent_host_after` requests in a row time out.
+    HostSilent,
     /// Anything else: a malformed answer, headers past the caps, a URL that cannot be
     /// requested.
     Other,

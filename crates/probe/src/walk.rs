@@ -104,6 +104,14 @@ struct Task {
     accepts: Vec<Accept>,
 }
 
+/// What a worker does next.
+enum Job {
+    /// Ask resource `.1` of host `.0`.
+    Ask(usize, usize),
+    /// Record these resources as not asked: their host is silent.
+    Skip(Vec<usize>),
+}
+
 /// Hosts with resources left, in turn.
 struct Queue {
     hosts: Vec<Host>,
@@ -116,6 +124,8 @@ struct Host {
     next: usize,
     in_flight: u32,
     queued: bool,
+    /// Requests in a row that timed out; at `limits.silent_host_after` the host is silent.
+    timeouts_in_a_row: u32,
 }
 
 impl Queue {
@@ -126,7 +136,7 @@ impl Queue {
             // A resource that cannot be requested takes no connection: its own "host".
             let key = t.plan.as_ref().map_or_else(|_| format!("unsendable {i}"), Plan::host_key);
             let h = *by_host.entry(key).or_insert_with(|| {
-                hosts.push(Host { tasks: Vec::new(), next: 0, in_flight: 0, queued: true });
+                hosts.push(Host { tasks: Vec::new(), next: 0, in_flight: 0, queued: true, timeouts_in_a_row: 0 });
                 hosts.len() - 1
             });
             hosts[h].tasks.push(i);
@@ -136,10 +146,17 @@ impl Queue {
     }
 
     /// The next resource whose host has room: Some(None) when none has room now but
-    /// some are under way, None when every resource is taken.
-    fn take(&mut self, per_host: u32) -> Option<Option<(usize, usize)>> {
+    /// some are under way, None when every resource is taken. A silent host's resources
+    /// are handed out all at once as `Job::Skip`, taking no connection.
+    fn take(&mut self, per_host: u32, silent_after: u32) -> Option<Option<Job>> {
         if let Some(h) = self.ready.pop_front() {
             let host = &mut self.hosts[h];
+            if silent_after > 0 && host.timeouts_in_a_row >= silent_after {
+                let rest = host.tasks[host.next..].to_vec();
+                host.next = host.tasks.len();
+                host.queued = false;
+                return Some(Some(Job::Skip(rest)));
+            }
             let task = host.tasks[host.next];
             host.next += 1;
             host.in_flight += 1;
@@ -147,14 +164,16 @@ impl Queue {
             if host.queued {
                 self.ready.push_back(h);
             }
-            return Some(Some((h, task)));
+            return Some(Some(Job::Ask(h, task)));
         }
         self.hosts.iter().any(|h| h.next < h.tasks.len()).then_some(None)
     }
 
-    fn done(&mut self, h: usize) {
+    /// An exchange with host `h` ended; `timed_out` when its answer never came.
+    fn done(&mut self, h: usize, timed_out: bool) {
         let host = &mut self.hosts[h];
         host.in_flight -= 1;
+        host.timeouts_in_a_row = if timed_out { host.timeouts_in_a_row + 1 } else { 0 };
         if !host.queued && host.next < host.tasks.len() {
             host.queued = true;
             self.ready.push_back(h);
@@ -179,18 +198,28 @@ async fn probe_all(
             tokio::spawn(async move {
                 loop {
                     let notified = wake.notified();
-                    let taken = queue.lock().unwrap_or_else(|e| e.into_inner()).take(limits.connections_per_host);
+                    let taken = queue
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .take(limits.connections_per_host, limits.silent_host_after);
                     let (h, i) = match taken {
                         None => return,
                         Some(None) => {
                             notified.await;
                             continue;
                         }
-                        Some(Some(job)) => job,
+                        Some(Some(Job::Skip(rest))) => {
+                            let skipped = rest.into_iter().map(|i| not_asked(&tasks[i]));
+                            results.lock().unwrap_or_else(|e| e.into_inner()).extend(skipped);
+                            wake.notify_waiters();
+                            continue;
+                        }
+                        Some(Some(Job::Ask(h, i))) => (h, i),
                     };
                     let result = probe_one(&client, &tasks[i], &limits, &method).await;
+                    let timed_out = result.outcome == Outcome::NoAnswer && result.failure == Some(Failure::Timeout);
                     results.lock().unwrap_or_else(|e| e.into_inner()).push(result);
-                    queue.lock().unwrap_or_else(|e| e.into_inner()).done(h);
+                    queue.lock().unwrap_or_else(|e| e.into_inner()).done(h, timed_out);
                     wake.notify_waiters();
                 }
             })
@@ -201,6 +230,22 @@ async fn probe_all(
     }
     let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
     std::mem::take(&mut *results)
+}
+
+/// A resource of a silent host: recorded, not asked.
+fn not_asked(task: &Task) -> ProbeResult {
+    ProbeResult {
+        resource: task.resource.clone(),
+        at: now_rfc3339(),
+        outcome: Outcome::NoAnswer,
+        status: None,
+        failure: Some(Failure::HostSilent),
+        ms_to_first_byte: None,
+        x402_version: None,
+        body_cut: false,
+        waited_s: None,
+        terms: Vec::new(),
+    }
 }
 
 /// One resource: one exchange, and one more after a 429 whose Retry-After is short enough.

@@ -29,6 +29,17 @@ pub(crate) fn probe_view(probe: Option<&Probe>, resource: &str) -> ProbeView {
             differences: vec![],
         };
     };
+    if r.failure == Some(Failure::HostSilent) {
+        return ProbeView {
+            probed: false,
+            line: format!(
+                "Not asked by the probe of {}: its host had let {} requests in a row go unanswered within 10 s, so its \
+                 other resources were not asked.",
+                probe.snapshot, probe.limits.silent_host_after
+            ),
+            differences: vec![],
+        };
+    }
     ProbeView { probed: true, line: format!("Probed {}: {}.", when(&r.at), answered(r)), differences: differences(r) }
 }
 
@@ -70,6 +81,7 @@ fn failure(f: Failure) -> &'static str {
         Failure::Reset => "the connection was reset",
         Failure::RedirectElsewhere => "redirected to another host, not followed",
         Failure::TooManyRedirects => "more redirects than the probe follows",
+        Failure::HostSilent => "not asked",
         Failure::Other => "an answer the probe could not read",
     }
 }
