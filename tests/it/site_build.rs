@@ -608,11 +608,17 @@ fn llms_txt_links_to_files_that_exist() {
         .filter(|rel| !rel.contains('{') && !rel.starts_with("latest/"))
         .collect();
     assert!(links.len() >= 10, "{links:?}");
-    for rel in links {
-        let rel = rel.trim_end_matches(['.', ',', ';']);
+    for link in links {
+        let link = link.trim_end_matches(['.', ',', ';']);
+        let (rel, fragment) = link.split_once('#').unwrap_or((link, ""));
         let path = out.join(rel);
         let path = if rel.is_empty() || rel.ends_with('/') { path.join("index.html") } else { path };
         assert!(path.is_file(), "llms.txt links to {rel}, which the build did not write");
+        // A link into a page names a place the page has.
+        if !fragment.is_empty() {
+            let page = fs::read_to_string(&path).unwrap();
+            assert!(page.contains(&format!(r#"id="{fragment}""#)), "llms.txt links to {link}: no such id");
+        }
     }
     // The default snapshot (the newest complete one) is the one named, and its manifest is
     // the first link to read; the newer partial one is listed with its label.

@@ -154,6 +154,10 @@ paying addresses, then paid calls, then URL.
 [record block schema]({record_block_schema}).
 - [Corrections]({corrections}) and [the snapshot's report]({report}): \
 what was held out, withheld or overruled, and why.
+- [Probe]({method_page}#probe): a snapshot whose manifest has `probe` was probed, one \
+unpaid request per resource (the request its page shows); its `api/probe.json` says what each \
+answered, with its time, and whether the live 402 asked the listed amount, asset and payTo. A fact \
+to weigh before paying, never a verdict; a snapshot without it was not probed.
 
 ## Optional
 
