@@ -19,14 +19,15 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
 use crate::common::html::code_block;
 use crate::common::prerequisites::{self, python_x402, Need};
+use crate::common::x402_stack::Stack;
 use crate::common::{repo_root, temp_dir, REAL_DATES};
 use catalogue::import::import_file;
 use method::index::Index;
@@ -46,56 +47,6 @@ struct Case {
     page: String,
     /// The payment option the local seller asks for.
     accept: Value,
-}
-
-/// The local stack, stopped when dropped (closing its stdin stops it and its chain).
-struct Stack {
-    child: Child,
-    ready: Value,
-}
-
-impl Stack {
-    fn start(config: &Path) -> Stack {
-        let mut child = Command::new("node")
-            .arg(repo_root().join("tests/x402/stack.mjs"))
-            .arg(config)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("node runs");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let ready: Value =
-            serde_json::from_str(&line).unwrap_or_else(|e| panic!("the stack's ready line: {e}: {line:?}"));
-        Stack { child, ready }
-    }
-
-    fn control(&self, path: &str) -> String {
-        let url = format!("{}{path}", self.ready["control"].as_str().unwrap());
-        let out = Command::new("curl").args(["-sS", "--fail", &url]).output().unwrap();
-        assert!(out.status.success(), "{url}: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
-    }
-
-    fn balance(&self, asset: &str, owner: &str) -> u128 {
-        self.control(&format!("/balance?asset={asset}&owner={owner}")).trim().parse().unwrap()
-    }
-
-    fn seen(&self, id: &str) -> Vec<Value> {
-        serde_json::from_str::<Value>(&self.control(&format!("/seen/{id}"))).unwrap().as_array().unwrap().clone()
-    }
-
-    fn seller(&self, id: &str) -> &str {
-        self.ready["sellers"][id].as_str().unwrap()
-    }
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-    }
 }
 
 /// `scheme://host[:port]` of a URL.
@@ -368,7 +319,7 @@ fn the_calls_a_page_shows_pay_a_local_seller_with_the_listed_terms() {
         .collect();
     let config = dir.join("stack.json");
     fs::write(&config, json!({"chainId": 8453, "fund": "1000000000000000", "sellers": sellers}).to_string()).unwrap();
-    let stack = Stack::start(&config);
+    let stack = Stack::start(&config, Stdio::inherit());
     let payer = stack.ready["payer"]["address"].as_str().unwrap().to_owned();
     let key = stack.ready["payer"]["privateKey"].as_str().unwrap().to_owned();
     let scratch = repo_root().join("target/paid-calls");

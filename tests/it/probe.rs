@@ -11,8 +11,8 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::common::prerequisites::{self, Need};
-use crate::common::{repo_root, synthetic_snapshot, temp_dir};
+use crate::common::x402_stack::Stack;
+use crate::common::{synthetic_snapshot, temp_dir};
 use probe::record::{Failure, Limits, Live, Outcome, Probe, ProbeResult};
 use probe::walk;
 
@@ -519,49 +520,6 @@ fn the_command_writes_its_file_atomically_and_a_failed_run_leaves_the_last() {
     assert!(e.starts_with(&format!("probe file {}: not a probe file: missing field", elsewhere.display())), "{e}");
 }
 
-/// The local x402 stack (tests/x402/stack.mjs), stopped when dropped: closing its
-/// stdin stops it and its chain.
-struct Stack {
-    child: Child,
-    ready: Value,
-}
-
-impl Stack {
-    fn start(config: &Path) -> Stack {
-        let mut child = Command::new("node")
-            .arg(repo_root().join("tests/x402/stack.mjs"))
-            .arg(config)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("node runs");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let ready: Value =
-            serde_json::from_str(&line).unwrap_or_else(|e| panic!("the stack's ready line: {e}: {line:?}"));
-        Stack { child, ready }
-    }
-
-    fn control(&self, path: &str) -> Value {
-        let url = format!("{}{path}", self.ready["control"].as_str().unwrap());
-        let rest = url.strip_prefix("http://").unwrap();
-        let (host, target) = rest.split_once('/').unwrap();
-        let mut s = TcpStream::connect(host).unwrap();
-        write!(s, "GET /{target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
-        let mut text = String::new();
-        s.read_to_string(&mut text).unwrap();
-        serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap()
-    }
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn sellers_made_with_the_official_middleware_are_read_as_the_sdks_read_them() {
     if !prerequisites::ready("probe::sellers", &[Need::Node, Need::NpmPackages]) {
@@ -588,7 +546,7 @@ fn sellers_made_with_the_official_middleware_are_read_as_the_sdks_read_them() {
         .collect();
     let config = dir.join("stack.json");
     std::fs::write(&config, json!({"chainId": 8453, "sellers": sellers}).to_string()).unwrap();
-    let stack = Stack::start(&config);
+    let stack = Stack::start(&config, Stdio::null());
     let url = |id: &str| format!("{}/weather", stack.ready["sellers"][id].as_str().unwrap());
     let items = cases.iter().map(|(id, version, _, _)| listing(&url(id), *version as u8, None)).collect();
     let (probe, _, _, _dir) = probe_items("probe-sellers-run", items);
@@ -614,9 +572,9 @@ fn sellers_made_with_the_official_middleware_are_read_as_the_sdks_read_them() {
     assert_eq!((s.listed_terms, s.other_terms), (2, 4));
     // Nothing was paid: no handler ran, the facilitator verified and settled nothing.
     for (id, ..) in cases {
-        assert_eq!(stack.control(&format!("/seen/{id}?all=1")), json!([]), "{id}");
+        assert_eq!(stack.control_json(&format!("/seen/{id}?all=1")), json!([]), "{id}");
     }
-    assert_eq!(stack.control("/facilitator"), json!([]));
+    assert_eq!(stack.control_json("/facilitator"), json!([]));
 }
 
 /// A host that lets its requests time out is asked no more once `silent_host_after` of

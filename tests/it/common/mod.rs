@@ -6,6 +6,7 @@ pub mod html;
 pub mod memory;
 pub mod prerequisites;
 pub mod verdicts;
+pub mod x402_stack;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
