@@ -25,12 +25,6 @@ async function run(q, limit) {
   renderExplore(results, outcome, document);
 }
 
-/** The results with the snapshot's line and limits just above them. */
-function anchor() {
-  const above = results.previousElementSibling;
-  return above?.matches("aside.limits") ? above : results;
-}
-
 function submit(event) {
   event.preventDefault();
   const q = form.elements.q.value;
@@ -44,7 +38,7 @@ function submit(event) {
   }
   // On a phone the keyboard would cover the results: put it away.
   document.activeElement?.blur?.();
-  run(q, limit).then(() => bringIntoView(anchor(), results));
+  run(q, limit).then(() => bringIntoView(results));
 }
 
 /** The explore in the page's address, if any, and the reader put where they were. */
@@ -59,7 +53,7 @@ function land() {
     restoreScroll();
     return;
   }
-  run(form.elements.q.value, form.elements.limit.value.trim()).then(() => placeResults(anchor(), results));
+  run(form.elements.q.value, form.elements.limit.value.trim()).then(() => placeResults(results));
 }
 
 if (form && results) {

@@ -28,20 +28,27 @@ export function restoreScroll() {
   return true;
 }
 
+/** What a search brings to the top of the screen: the `results` section, with the
+ * snapshot's line and limits when they stand just above it (they are read with the order). */
+export function readWith(results) {
+  const above = results.previousElementSibling;
+  return above?.matches("aside.limits") ? above : results;
+}
+
 /** After results are drawn: back where this entry was left, if it was; else, when they
- * start low on the screen (a phone, under the form), brings `anchor` to the top. */
-export function placeResults(anchor, results) {
-  if (!restoreScroll()) bringIntoView(anchor, results);
+ * start low on the screen (a phone, under the form), brings them to the top. */
+export function placeResults(results) {
+  if (!restoreScroll()) bringIntoView(results);
 }
 
 // The stylesheet's phone layout (static/style.css: results as blocks).
 const PHONE = "(max-width: 48rem)";
 
-/** Scrolls `anchor` (the results, or what is read with them just above) to the top of
- * the screen when the first result starts above it, or low on it: on a phone in its
- * lower part (under the form and the keyboard), on a wide screen only below its end. */
-export function bringIntoView(anchor, results = anchor) {
-  if (!anchor) return;
+/** Scrolls the results (with what is read with them: `readWith`) to the top of the
+ * screen when the first result starts above it, or low on it: on a phone in its lower
+ * part (under the form and the keyboard), on a wide screen only below its end. */
+export function bringIntoView(results) {
+  const anchor = readWith(results);
   const first = results.querySelector("tbody tr") ?? results;
   const top = first.getBoundingClientRect().top;
   const phone = matchMedia(PHONE).matches;

@@ -3,7 +3,7 @@
 
 import { el, httpSource, loadManifest, query, render, rowNames, tokenCounts } from "./composer.js";
 import { DEFAULT_LIMIT } from "./rules.js";
-import { bringIntoView, keepScroll, placeResults, restoreScroll, saveScroll } from "./scroll.js";
+import { bringIntoView, keepScroll, placeResults, readWith, restoreScroll, saveScroll } from "./scroll.js";
 
 const TEXT_FILTERS = ["max_price", "network", "limit"];
 // Every value a search's address can carry, in the order it writes them.
@@ -107,7 +107,7 @@ function addPager(values, meta) {
       offset = String(to);
       const next = { ...values, offset };
       remember(next, { typed: false });
-      run(next).then(() => anchor().scrollIntoView({ block: "start" }));
+      run(next).then(() => readWith(results).scrollIntoView({ block: "start" }));
     });
     return a;
   };
@@ -213,13 +213,6 @@ function remember(values, { typed }) {
   typedEntryAt = typed ? now : null;
 }
 
-/** What a search brings to the top of a phone's screen: the results with, on the search
- * page, the snapshot's line and limits just above them (they are read with the order). */
-function anchor() {
-  const above = results.previousElementSibling;
-  return above?.matches("aside.limits") ? above : results;
-}
-
 function onSubmit(event) {
   event.preventDefault();
   clearTimeout(typingTimer);
@@ -228,7 +221,7 @@ function onSubmit(event) {
   remember(values, { typed: false });
   // On a phone the keyboard would cover the results: put it away.
   document.activeElement?.blur?.();
-  run(values).then(() => bringIntoView(anchor(), results));
+  run(values).then(() => bringIntoView(results));
 }
 
 /** Search as the visitor types, once they pause. */
@@ -280,6 +273,6 @@ if (form && results) {
 /** The page's search from its address, and the reader put where they were. */
 function land() {
   const drawn = runFromUrl();
-  if (drawn) drawn.then(() => placeResults(anchor(), results));
+  if (drawn) drawn.then(() => placeResults(results));
   else restoreScroll();
 }
