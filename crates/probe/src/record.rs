@@ -211,6 +211,16 @@ impl ProbeResult {
     pub fn terms_as_listed(&self) -> bool {
         self.outcome == Outcome::Terms && self.terms.iter().all(|t| t.live == Live::Same)
     }
+
+    /// Whether a request was sent: not for the resources of a host found silent.
+    pub fn asked(&self) -> bool {
+        self.failure != Some(Failure::HostSilent)
+    }
+
+    /// Whether the request was answered with a 402, its terms readable or not.
+    pub fn answered_402(&self) -> bool {
+        matches!(self.outcome, Outcome::Terms | Outcome::Unreadable)
+    }
 }
 
 impl Probe {

@@ -232,28 +232,11 @@ async fn probe_all(
     std::mem::take(&mut *results)
 }
 
-/// A resource of a silent host: recorded, not asked.
-fn not_asked(task: &Task) -> ProbeResult {
+/// A resource's result before any answer: none yet, as of now.
+fn unanswered(task: &Task) -> ProbeResult {
     ProbeResult {
         resource: task.resource.clone(),
         at: now_rfc3339(),
-        outcome: Outcome::NoAnswer,
-        status: None,
-        failure: Some(Failure::HostSilent),
-        ms_to_first_byte: None,
-        x402_version: None,
-        body_cut: false,
-        waited_s: None,
-        terms: Vec::new(),
-    }
-}
-
-/// One resource: one exchange, and one more after a 429 whose Retry-After is short enough.
-async fn probe_one(client: &reqwest::Client, task: &Task, limits: &Limits, method: &Method<'_>) -> ProbeResult {
-    let at = now_rfc3339();
-    let mut result = ProbeResult {
-        resource: task.resource.clone(),
-        at,
         outcome: Outcome::NoAnswer,
         status: None,
         failure: None,
@@ -262,7 +245,17 @@ async fn probe_one(client: &reqwest::Client, task: &Task, limits: &Limits, metho
         body_cut: false,
         waited_s: None,
         terms: Vec::new(),
-    };
+    }
+}
+
+/// A resource of a silent host: recorded, not asked.
+fn not_asked(task: &Task) -> ProbeResult {
+    ProbeResult { failure: Some(Failure::HostSilent), ..unanswered(task) }
+}
+
+/// One resource: one exchange, and one more after a 429 whose Retry-After is short enough.
+async fn probe_one(client: &reqwest::Client, task: &Task, limits: &Limits, method: &Method<'_>) -> ProbeResult {
+    let mut result = unanswered(task);
     let plan = match &task.plan {
         Ok(plan) => plan,
         Err(_) => {

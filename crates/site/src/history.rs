@@ -15,17 +15,7 @@ use catalogue::snapshot::Stored;
 use method::index::{Entry, Index};
 use method::names::resource_page;
 use method::{Method, DISCOVERY_METHOD_VERSION};
-use probe::record::{Failure, Outcome, Probe, ProbeResult};
-
-/// The results of the resources a probe asked (a silent host's others were not asked).
-fn reached(probe: &Probe) -> impl Iterator<Item = &ProbeResult> {
-    probe.results.iter().filter(|r| r.failure != Some(Failure::HostSilent))
-}
-
-/// Whether a probe's request was answered with a 402, readable or not.
-fn answered_402(r: &ProbeResult) -> bool {
-    matches!(r.outcome, Outcome::Terms | Outcome::Unreadable)
-}
+use probe::record::Probe;
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
 /// snapshots, or a quarter of weekly ones, and a page that stays small.
@@ -71,7 +61,9 @@ impl Past {
             complete: index.header.complete,
             method_version: DISCOVERY_METHOD_VERSION.to_owned(),
             resources: index.entries.iter().map(|e| (e.resource.url.clone(), Counts::of(e))).collect(),
-            answered_402: probe.map(|p| reached(p).map(|r| (r.resource.clone(), answered_402(r))).collect()),
+            answered_402: probe.map(|p| {
+                p.results.iter().filter(|r| r.asked()).map(|r| (r.resource.clone(), r.answered_402())).collect()
+            }),
         }
     }
 
@@ -222,10 +214,11 @@ pub(crate) fn history_view(
     let dates: Vec<&str> = rows.iter().map(|r| r.date.as_str()).collect();
     // A chart of one bar says nothing the table does not: two snapshots with a count at least.
     let counted = payers.iter().zip(&calls).filter(|(p, c)| p.is_some() || c.is_some()).count();
-    let reached =
-        timeline.pasts.iter().filter_map(|p| p.answered_402.as_ref()?.get(url).copied()).chain(
-            probe.and_then(|p| p.result(url)).filter(|r| r.failure != Some(Failure::HostSilent)).map(answered_402),
-        );
+    let reached = timeline
+        .pasts
+        .iter()
+        .filter_map(|p| p.answered_402.as_ref()?.get(url).copied())
+        .chain(probe.and_then(|p| p.result(url)).filter(|r| r.asked()).map(|r| r.answered_402()));
     let (answered, probes) = reached.fold((0, 0), |(a, n), yes| (a + usize::from(yes), n + 1));
     Some(HistoryView {
         probes: (probes > 0).then_some((answered, probes)),

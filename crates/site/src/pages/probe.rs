@@ -29,7 +29,7 @@ pub(crate) fn probe_view(probe: Option<&Probe>, resource: &str) -> ProbeView {
             differences: vec![],
         };
     };
-    if r.failure == Some(Failure::HostSilent) {
+    if !r.asked() {
         return ProbeView {
             probed: false,
             line: format!(
@@ -106,10 +106,11 @@ fn difference(t: &Term) -> String {
 
 /// The build report's line: the walk's counts, or that there was none.
 pub(crate) struct ProbeCounts {
-    pub(crate) date: Option<String>,
+    /// When the walk started, if there was one.
+    pub(crate) started: Option<String>,
     pub(crate) summary: Summary,
 }
 
 pub(crate) fn probe_counts(probe: Option<&Probe>) -> ProbeCounts {
-    ProbeCounts { date: probe.map(|p| p.started.clone()), summary: probe.map(Probe::summary).unwrap_or_default() }
+    ProbeCounts { started: probe.map(|p| p.started.clone()), summary: probe.map(Probe::summary).unwrap_or_default() }
 }
