@@ -7,6 +7,7 @@ import { WORD, LOWER, LOWER_MULTI } from "./chars.js";
 // Every limit, version and sentence of the rule comes from the Rust code, through this
 // generated module (crates/xtask/src/rules.rs): none is spelled here.
 import {
+  ANSWERED_402_KEY,
   API_VERSION,
   DEFAULT_LIMIT,
   FILTER_ERRORS,
@@ -22,6 +23,7 @@ import {
   MIN_TOKEN_CHARS,
   NETWORK_KEY,
   OFFSET_MAX_DIGITS,
+  RULE_ANSWERED_402,
   RULE_EXCLUDE_TESTNETS,
   RULE_FIRST,
   RULE_FROM,
@@ -259,11 +261,11 @@ const given = (v) => v !== null && v !== undefined;
 
 /**
  * Validates user-supplied filter text ({max_price, network, limit, offset}, each a string
- * or null/undefined when absent; exclude_testnets a boolean). Throws an Error with code
+ * or null/undefined when absent; exclude_testnets and answered_402 booleans). Throws an Error with code
  * INVALID_FILTER, checking in Rust's order (limit, offset, max_price, network) so the
  * same value is reported. Whether the snapshot knows the network is checked by `query`.
  */
-export function parseFilters({ max_price, network, exclude_testnets, limit, offset } = {}) {
+export function parseFilters({ max_price, network, exclude_testnets, answered_402, limit, offset } = {}) {
   const parsedLimit = given(limit) ? parseWhole(limit, LIMIT_MAX_DIGITS, MAX_LIMIT) : DEFAULT_LIMIT;
   if (parsedLimit === null || parsedLimit < 1) throw filterError("limit", limit);
   const parsedOffset = given(offset) ? parseWhole(offset, OFFSET_MAX_DIGITS, MAX_OFFSET) : 0;
@@ -279,7 +281,14 @@ export function parseFilters({ max_price, network, exclude_testnets, limit, offs
     net = parseNetwork(network);
     if (net === null) throw filterError("network", network);
   }
-  return { max_price: price, network: net, exclude_testnets: exclude_testnets === true, limit: parsedLimit, offset: parsedOffset };
+  return {
+    max_price: price,
+    network: net,
+    exclude_testnets: exclude_testnets === true,
+    answered_402: answered_402 === true,
+    limit: parsedLimit,
+    offset: parsedOffset,
+  };
 }
 
 /** Rust's networks::spelling_key: ASCII lower case, runs of spaces, `_` and `-` as one `-`. */
@@ -507,6 +516,8 @@ async function fetchParts(fetchJson, shards, key, wanted) {
 async function matches(fetchJson, manifest, tokens, filters) {
   const keys = [...tokens];
   if (filters.network !== null) keys.push(networkKey(filters.network));
+  // Absent from the shards when no resource answered 402: then nothing qualifies.
+  if (filters.answered_402) keys.push(ANSWERED_402_KEY);
   const wanted = filters.exclude_testnets ? [...keys, TESTNETS_ONLY_KEY] : keys;
   const [postings, prices] = await Promise.all([
     wanted.length > 0 ? fetchBuckets(fetchJson, manifest.shards, wanted) : new Map(),
@@ -565,7 +576,7 @@ async function matches(fetchJson, manifest, tokens, filters) {
 
 /**
  * The ids that meet `filters` ({ max_price: decimal text or null, network: CAIP-2 id or
- * null, exclude_testnets }), as a Set: the method's filters with no token (Rust's
+ * null, exclude_testnets, answered_402 }), as a Set: the method's filters with no token (Rust's
  * `qualifies` with no token), which explore reads from a need's words.
  */
 export async function idsMeetingFilters(fetchJson, manifest, filters) {
@@ -685,6 +696,7 @@ export function ruleText(tokens, filters) {
   if (filters.max_price !== null) parts.push(fill(RULE_MAX_PRICE, "max_price", filters.max_price));
   if (filters.network !== null) parts.push(fill(RULE_NETWORK, "network", filters.network));
   if (filters.exclude_testnets) parts.push(RULE_EXCLUDE_TESTNETS);
+  if (filters.answered_402) parts.push(RULE_ANSWERED_402);
   parts.push(RULE_ORDER);
   parts.push(filters.offset === 0
     ? fill(RULE_FIRST, "limit", filters.limit)
@@ -716,6 +728,13 @@ async function answer(fetchJson, text, given) {
   const manifest = await loadManifest(fetchJson);
   // The answer states the filters as applied: the network as the CAIP-2 id it names.
   const filters = { ...given, network: given.network === null ? null : resolveFilterNetwork(manifest, given.network) };
+  if (filters.answered_402 && manifest.snapshot.probed === null) {
+    // Rust's FilterError::NotProbed: no probe, so no listing's live 402 is known.
+    const error = new Error(fill(FILTER_ERRORS.not_probed, "date", manifest.snapshot.date));
+    error.code = "INVALID_FILTER";
+    error.field = "answered_402";
+    throw error;
+  }
   const tokens = tokenise(text);
   const { found, words } = await matches(fetchJson, manifest, tokens.tokens, filters);
   // Ids are browse-order positions, so this is the method's full order (content/method.md#ranking).

@@ -7,7 +7,7 @@
 //   deno run --allow-net clients/node/query.mjs https://x402dir.netlify.app weather forecast
 //
 // Options: --date YYYY-MM-DD (default: the site's default snapshot, from /snapshots.json),
-// --max-price, --network, --limit, --offset, --exclude-testnets.
+// --max-price, --network, --limit, --offset, --exclude-testnets, --answered-402.
 //
 // The composer is an ES module with no dependencies. Here it is imported from this
 // repository's copy; Deno can import the published one by URL instead:
@@ -20,10 +20,11 @@ const FLAGS = { "--date": "date", "--max-price": "max_price", "--network": "netw
 
 function parse(argv) {
   const [site, ...rest] = argv;
-  if (!site || !/^https?:\/\//.test(site)) throw new Error("usage: query.mjs SITE-URL WORDS... [--max-price USD] [--network NAME] [--limit N] [--offset N] [--exclude-testnets] [--date YYYY-MM-DD]");
-  const options = { words: [], exclude_testnets: false };
+  if (!site || !/^https?:\/\//.test(site)) throw new Error("usage: query.mjs SITE-URL WORDS... [--max-price USD] [--network NAME] [--limit N] [--offset N] [--exclude-testnets] [--answered-402] [--date YYYY-MM-DD]");
+  const options = { words: [], exclude_testnets: false, answered_402: false };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === "--exclude-testnets") options.exclude_testnets = true;
+    else if (rest[i] === "--answered-402") options.answered_402 = true;
     else if (FLAGS[rest[i]]) options[FLAGS[rest[i]]] = rest[++i];
     else options.words.push(rest[i]);
   }

@@ -10,7 +10,9 @@ requests) and reads parts by their `from`, so only API_VERSION changed for it. T
 gaps below are closed in the layout 4 page. Method 1.4.0 (same layout) matches on case
 folding, where 1.3 lower-cased: its chars.js carries each code point's folding in the
 tables this client already read (`LOWER`, `LOWER_MULTI`), so only METHOD_VERSION
-changed here (the layout 4 page, Versions). Where the page did not
+changed here (the layout 4 page, Versions). Method 1.4.1 adds `probe` to records (copied
+into rows as they are), `probed` to the snapshot, and the `answered_402` filter, added
+here from the page's Filters, Posting lists and Matching sections. Where the page did not
 decide something, the choice made here is marked "not in the format page: observed"
 (matched to what `x402dir query --json` was seen to print) and listed below.
 
@@ -47,10 +49,10 @@ differential test (tests/it/python_client.rs, run by `cargo test`) agreed with
 Usage:
   python3 x402dir_client.py --api <URL-or-folder of /<date>/api/>
       [--static <URL-or-folder of /<date>/static/>] [--max-price X] [--network N]
-      [--exclude-testnets] [--limit N] [--offset N] WORDS...
+      [--exclude-testnets] [--answered-402] [--limit N] [--offset N] WORDS...
   python3 x402dir_client.py --api ... --batch FILE
       FILE is a JSON list of queries {"text", "max_price", "network", "limit",
-      "offset", "exclude_testnets"}; prints a JSON list of {"exit": status, "output": ...}.
+      "offset", "exclude_testnets", "answered_402"}; prints a JSON list of {"exit": status, "output": ...}.
 
 Exit status: 0 an answer (empty or not), 2 INVALID_FILTER, 3 SOURCE_UNAVAILABLE.
 """
@@ -69,7 +71,7 @@ import urllib.request
 from fractions import Fraction
 
 API_VERSION = 4
-METHOD_VERSION = "1.4.0"
+METHOD_VERSION = "1.4.1"
 MIN_TOKEN_CHARS = 2
 MAX_TOKENS = 8
 DEFAULT_LIMIT = 10
@@ -83,6 +85,7 @@ MAX_DIGITS = 30
 TOKEN_FILE_MAX_BYTES = 64
 NETWORK_KEY = "@network:{network}"
 TESTNETS_ONLY_KEY = "@testnets-only"
+ANSWERED_402_KEY = "@answered-402"
 
 FILTER_ERRORS = {
     "limit": "invalid limit {value}: expected a whole number from 1 to 50 (default 10)",
@@ -104,6 +107,11 @@ RULE_TOKENS = (
 RULE_MAX_PRICE = "lowest USD-stablecoin price at most {max_price} per call"
 RULE_NETWORK = "accepts payment on network {network}"
 RULE_EXCLUDE_TESTNETS = "accepts payment on a network that is not a test network"
+RULE_ANSWERED_402 = "answered 402 when the snapshot's probe asked it"
+NOT_PROBED = (
+    "answered_402 needs a probed snapshot: the snapshot of {date} was not probed, so no listing's live 402 "
+    "is known; leave the filter out, or ask a snapshot whose manifest names a probe"
+)
 RULE_ORDER = (
     "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), then resource URL"
 )
@@ -497,7 +505,7 @@ class Snapshot:
 # ---------------------------------------------------------------- the answer
 
 
-def answer(snap, text, max_price=None, network=None, exclude_testnets=False, limit=None, offset=None):
+def answer(snap, text, max_price=None, network=None, exclude_testnets=False, answered_402=False, limit=None, offset=None):
     # 1. the filters, before anything is fetched
     lim = read_count(limit, "limit", LIMIT_MAX_DIGITS, 1, MAX_LIMIT, DEFAULT_LIMIT)
     off = read_count(offset, "offset", OFFSET_MAX_DIGITS, 0, MAX_OFFSET, 0)
@@ -507,10 +515,14 @@ def answer(snap, text, max_price=None, network=None, exclude_testnets=False, lim
     m = snap.manifest()
     # 3. the network
     net = resolve_network(net_text, m) if net_text is not None else None
+    if answered_402 and m["snapshot"].get("probed") is None:
+        raise QueryError("INVALID_FILTER", NOT_PROBED.replace("{date}", m["snapshot"]["date"]))
     # 4. tokens
     tokens, short, over = tokens_of(snap.chars().words(text))
     # 5. matching
     keys = list(tokens) + ([NETWORK_KEY.replace("{network}", net)] if net is not None else [])
+    if answered_402:
+        keys.append(ANSWERED_402_KEY)
     if keys:
         scores = None
         for i, key in enumerate(keys):
@@ -558,6 +570,8 @@ def answer(snap, text, max_price=None, network=None, exclude_testnets=False, lim
         parts.append(RULE_NETWORK.replace("{network}", net))
     if exclude_testnets:
         parts.append(RULE_EXCLUDE_TESTNETS)
+    if answered_402:
+        parts.append(RULE_ANSWERED_402)
     parts.append(RULE_ORDER)
     if off == 0:
         parts.append(RULE_FIRST.replace("{limit}", str(lim)))
@@ -580,6 +594,7 @@ def answer(snap, text, max_price=None, network=None, exclude_testnets=False, lim
                 "max_price": price[1] if price is not None else None,
                 "network": net,
                 "exclude_testnets": bool(exclude_testnets),
+                "answered_402": bool(answered_402),
                 "limit": lim,
                 "offset": off,
             },
@@ -600,6 +615,7 @@ def run(snap, q):
             max_price=q.get("max_price"),
             network=q.get("network"),
             exclude_testnets=bool(q.get("exclude_testnets", False)),
+            answered_402=bool(q.get("answered_402", False)),
             limit=q.get("limit"),
             offset=q.get("offset"),
         )
@@ -619,6 +635,7 @@ def main(argv=None):
     p.add_argument("--max-price")
     p.add_argument("--network")
     p.add_argument("--exclude-testnets", action="store_true")
+    p.add_argument("--answered-402", action="store_true")
     p.add_argument("--limit")
     p.add_argument("--offset")
     p.add_argument("--batch", help="a JSON file of queries; prints a JSON list of results")
@@ -641,6 +658,7 @@ def main(argv=None):
             "max_price": args.max_price,
             "network": args.network,
             "exclude_testnets": args.exclude_testnets,
+            "answered_402": args.answered_402,
             "limit": args.limit,
             "offset": args.offset,
         },

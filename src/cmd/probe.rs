@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use catalogue::Error;
-use probe::record::Limits;
+use method::probe::Limits;
 use probe::walk;
 
 #[derive(clap::Args)]

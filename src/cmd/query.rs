@@ -20,6 +20,10 @@ pub struct Args {
     /// Leave out resources that accept payment only on test networks.
     #[arg(long)]
     exclude_testnets: bool,
+    /// Keep only resources that answered 402 when the snapshot's probe asked them
+    /// (content/probes/DATE.json beside the snapshot); an error for a snapshot not probed.
+    #[arg(long = "answered-402")]
+    answered_402: bool,
     /// How many results to return, 1 to 50 (default 10).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     limit: Option<String>,
@@ -39,6 +43,7 @@ pub fn run(args: Args) -> Result<(), Error> {
         max_price: args.max_price.as_deref(),
         network: args.network.as_deref(),
         exclude_testnets: args.exclude_testnets,
+        answered_402: args.answered_402,
         limit: args.limit.as_deref(),
         offset: args.offset.as_deref(),
     })?;

@@ -147,6 +147,7 @@ fn generate(rng: &mut Rng, vocabulary: &[String], documents: &[Vec<String>], n: 
                 "max_price": if filtered { *rng.pick(PRICES) } else { None },
                 "network": if filtered { *rng.pick(NETWORKS) } else { None },
                 "exclude_testnets": filtered && rng.below(3) == 0,
+                "answered_402": filtered && rng.below(3) == 0,
                 "limit": if filtered { *rng.pick(LIMITS) } else { None },
                 "offset": if filtered { *rng.pick(OFFSETS) } else { None },
             })
@@ -198,6 +199,7 @@ fn rust_answer(index: &Index, method: &Method, q: &Value) -> Value {
         max_price: s("max_price"),
         network: s("network"),
         exclude_testnets: q["exclude_testnets"].as_bool().unwrap_or(false),
+        answered_402: q["answered_402"].as_bool().unwrap_or(false),
         limit: s("limit"),
         offset: s("offset"),
     };
@@ -505,4 +507,74 @@ fn composer_and_rust_find_text_by_its_case_folding() {
     // The tokens are the folded words, as the answer states them.
     assert_eq!(answers[0]["meta"]["query"]["tokens"], json!(["σίσυφοσ"]));
     assert_eq!(answers[4]["meta"]["query"]["tokens"], json!(["strasse", "berlin"]));
+}
+
+/// A probed snapshot (content/method.md#probe): each row and record carries what the probe
+/// saw, and the `answered_402` filter keeps the resources that answered 402, identically
+/// in the composer and in Rust; the snapshots not probed refuse the filter alike. The
+/// probe file is synthetic (tests/it/common/probes.rs): outcomes drawn per resource.
+#[test]
+fn composer_and_rust_agree_on_a_probed_snapshot() {
+    if !node_ready() {
+        return;
+    }
+    let dir = temp_dir("differential-probed");
+    let snapshots = dir.join("snapshots");
+    let method = Method::embedded();
+    let paths: Vec<_> =
+        REAL_DATES.iter().map(|d| crate::common::real_snapshot(d).write_into(&snapshots, false).unwrap()).collect();
+    let probed = "2025-12-31";
+    let index = Index::read(&paths[1], &method).unwrap();
+    let probe = crate::common::probes::synthetic_probe(&index, 0x402);
+    crate::common::probes::write_beside(&paths[1], &probe);
+    let out = dir.join("public");
+    publish::build(&paths, &out, &method).unwrap();
+    let indexes = method::index::indexes_with_history(&paths, &method).unwrap();
+    assert!(indexes[1].probe.is_some() && indexes[0].probe.is_none(), "the build's indexes read the probe beside");
+    let answered = indexes[1].entries.iter().filter(|e| e.answered_402).count();
+    assert!(answered > 500 && answered < indexes[1].entries.len() - 200, "{answered}");
+
+    for (n, (date, index)) in REAL_DATES.iter().zip(&indexes).enumerate() {
+        let (c, nonempty, _) = compare(&out.join(date).join("api"), index, &method, 0x402 + n as u64, 400, &dir);
+        assert!(c >= 400 && nonempty >= 60, "{date}: {c} compared, {nonempty} with results");
+    }
+    // The filter on its own and with words, on the probed date: rows carry the probe,
+    // every row answered 402, and the counts agree with the probe file.
+    let queries: Vec<Value> = ["", "weather", "api data", "image generation", "token price"]
+        .iter()
+        .flat_map(|text| [false, true].map(|on| json!({"text": text, "answered_402": on, "limit": "50"})))
+        .collect();
+    let api = out.join(probed).join("api");
+    let answers = composer_answers(&api, &queries, &dir.join("queries-answered.json"));
+    for (q, js) in queries.iter().zip(&answers) {
+        let rust = rust_answer(&indexes[1], &method, q);
+        assert!(*js == rust, "{q}: {}", first_difference(js, &rust, "$"));
+        assert_eq!(rust["meta"]["snapshot"]["probed"], "2026-12-07T06:30:00Z");
+        for row in rust["data"].as_array().unwrap() {
+            let seen = &row["probe"];
+            let result = probe.result(row["resource"].as_str().unwrap()).unwrap();
+            assert_eq!(seen["outcome"], serde_json::to_value(result.outcome).unwrap());
+            assert_eq!(seen["terms_as_listed"], result.terms_as_listed());
+            let otherwise = seen["terms_otherwise"].as_array().unwrap();
+            assert_eq!(otherwise.len(), result.terms.iter().filter(|t| t.live != method::probe::Live::Same).count());
+            if q["answered_402"] == true {
+                assert!(result.answered_402(), "{q}: {row}");
+            }
+        }
+    }
+    let all =
+        |on: bool| answers[queries.iter().position(|q| q["text"] == "" && q["answered_402"] == on).unwrap()].clone();
+    assert_eq!(all(true)["meta"]["total_matched"], answered);
+    assert_eq!(all(false)["meta"]["total_matched"], indexes[1].entries.len());
+    assert!(all(true)["meta"]["query"]["rule"].as_str().unwrap().contains(method::answer::RULE_ANSWERED_402));
+    // Not probed: the filter is an error naming the date, in both.
+    let q = json!({"text": "weather", "answered_402": true});
+    let js = composer_answers(
+        &out.join(REAL_DATES[2]).join("api"),
+        std::slice::from_ref(&q),
+        &dir.join("q-not-probed.json"),
+    );
+    let rust = rust_answer(&indexes[2], &method, &q);
+    assert_eq!(js[0], rust);
+    assert!(rust["error"]["message"].as_str().unwrap().contains("the snapshot of 2026-08-20 was not probed"), "{rust}");
 }

@@ -120,7 +120,7 @@ fn a_handshake_client_lists_the_tool_and_gets_the_cli_answer() {
     assert_eq!(tool["inputSchema"]["required"], json!(["query"]));
     let properties: Vec<&str> =
         tool["inputSchema"]["properties"].as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(properties, ["query", "max_price", "network", "exclude_testnets", "limit", "offset"]);
+    assert_eq!(properties, ["query", "max_price", "network", "exclude_testnets", "answered_402", "limit", "offset"]);
     let published: Value =
         serde_json::from_slice(&std::fs::read(repo_root().join("content/schema/answer.schema.json")).unwrap()).unwrap();
     assert_eq!(tool["outputSchema"], published, "the output schema is the published answer schema");
@@ -230,6 +230,9 @@ fn bad_requests_get_errors_and_bad_arguments_get_tool_errors() {
         (json!({"query": "weather", "network": "basee"}), "INVALID_FILTER"),
         (json!({"query": "weather", "offset": -1}), "INVALID_FILTER"),
         (json!({"query": "weather", "exclude_testnets": "yes"}), "INVALID_ARGUMENT"),
+        (json!({"query": "weather", "answered_402": 1}), "INVALID_ARGUMENT"),
+        // Not probed: no listing's live 402 is known, so the filter is refused, not empty.
+        (json!({"query": "weather", "answered_402": true}), "INVALID_FILTER"),
         (json!({"query": "weather", "colour": "blue"}), "INVALID_ARGUMENT"),
         (json!({"limit": 3}), "INVALID_ARGUMENT"),
     ] {
@@ -461,5 +464,42 @@ fn a_2025_03_26_client_reads_the_envelope_as_text() {
     s.result("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}}));
     let call = s.result("tools/call", json!({"name": "find_x402_resource", "arguments": arguments}));
     assert!(serde_json::from_str::<Value>(text_of(&call)).is_err(), "a summary at 2025-06-18");
+    s.finish();
+}
+
+/// A probed snapshot (content/method.md#probe; the probe file synthetic, beside a copy of
+/// the snapshot): the tool's rows carry what the probe saw and `answered_402` keeps the
+/// resources that answered 402, exactly as `x402dir query --json` answers.
+#[test]
+fn the_answered_402_filter_and_each_rows_probe_are_the_clis() {
+    let dir = temp_dir("mcp-probed");
+    let snapshot = common::real_snapshot("2025-12-31").write_into(&dir.join("snapshots"), false).unwrap();
+    let index = method::index::Index::read(&snapshot, &method::Method::embedded()).unwrap();
+    let probe = common::probes::synthetic_probe(&index, 11);
+    common::probes::write_beside(&snapshot, &probe);
+    let path = snapshot.to_str().unwrap();
+    let mut s = Session::start(&["--snapshot", path]);
+    for (arguments, flags) in [
+        (
+            json!({"query": "weather", "answered_402": true, "limit": 50}),
+            vec!["weather", "--answered-402", "--limit", "50"],
+        ),
+        (json!({"query": "", "answered_402": true, "offset": 7}), vec!["--answered-402", "--offset", "7"]),
+        (json!({"query": "token price", "answered_402": false}), vec!["token", "price"]),
+    ] {
+        let call = s.result("tools/call", modern(json!({"name": "find_x402_resource", "arguments": arguments})));
+        assert_eq!(call["isError"], false, "{arguments}: {call}");
+        let answer = &call["structuredContent"];
+        assert_eq!(*answer, common::cli_answer(&[&["--snapshot", path], flags.as_slice()].concat()), "{arguments}");
+        let rows = answer["data"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{arguments}");
+        for row in rows {
+            let result = probe.result(row["resource"].as_str().unwrap()).unwrap();
+            assert_eq!(row["probe"]["at"], result.at.as_str());
+            if arguments["answered_402"] == true {
+                assert!(result.answered_402(), "{row}");
+            }
+        }
+    }
     s.finish();
 }

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use crate::common::prerequisites::{self, Need};
 use crate::common::x402_stack::Stack;
 use crate::common::{synthetic_snapshot, temp_dir};
-use probe::record::{Failure, Limits, Live, Outcome, Probe, ProbeResult};
+use method::probe::{Failure, Limits, Live, Outcome, Probe, ProbeResult};
 use probe::walk;
 
 const DATE: &str = "2026-12-07";

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use crate::common::{real_snapshot, temp_dir, TempDir};
 use method::index::Index;
 use method::names;
+use method::probe::{Failure, Limits, Live, Offered, Outcome, Probe, ProbeResult, Term, PROBE_VERSION};
 use method::Method;
-use probe::record::{Failure, Limits, Live, Offered, Outcome, Probe, ProbeResult, Term, PROBE_VERSION};
 
 const DATE: &str = "2026-08-20";
 

@@ -49,6 +49,7 @@ struct Query {
     max_price: Option<String>,
     network: Option<String>,
     exclude_testnets: bool,
+    answered_402: bool,
     limit: Option<String>,
     offset: Option<String>,
     /// Whether a word of a withheld description went into it.
@@ -65,6 +66,7 @@ impl Query {
             "max_price": self.max_price,
             "network": self.network,
             "exclude_testnets": self.exclude_testnets,
+            "answered_402": self.answered_402,
             "limit": self.limit,
             "offset": self.offset,
         })
@@ -79,6 +81,9 @@ impl Query {
         }
         if self.exclude_testnets {
             args.push("--exclude-testnets".into());
+        }
+        if self.answered_402 {
+            args.push("--answered-402".into());
         }
         if let Some(v) = &self.limit {
             args.push(format!("--limit={v}"));
@@ -240,6 +245,7 @@ fn generate(rng: &mut Rng, all: &[Vec<String>], hidden: &[Vec<String>]) -> Query
         q.network = Some((*rng.pick(&NETWORKS)).to_owned());
     }
     q.exclude_testnets = rng.chance(20);
+    q.answered_402 = rng.chance(20);
     if rng.chance(25) {
         q.limit = Some((*rng.pick(&LIMITS)).to_owned());
     }
@@ -307,6 +313,12 @@ fn edge_cases(date: &str) -> Vec<Query> {
     for n in networks {
         out.push(Query { network: Some((*n).to_owned()), ..q("api") });
     }
+    // Only 2025-12-31 is probed: there the filter keeps what answered 402, elsewhere it
+    // is an error naming the date.
+    for text in ["", "api", "weather", "token", "data", "image", "price", "ai", "x402", "search", "agent", "crypto"] {
+        out.push(Query { answered_402: true, ..q(text) });
+    }
+    out.push(Query { answered_402: true, offset: Some("3".into()), network: Some("base".into()), ..q("") });
     if date == "2025-12-31" {
         for v in ["\u{ff11}", "\u{665}", "010", "001", ""] {
             out.push(Query { limit: Some(v.to_owned()), ..q("api") });
@@ -363,10 +375,18 @@ fn python(api: &Path, queries: &[Query], scratch: &Path) -> Vec<(i64, Value)> {
     results.into_iter().map(|r| (r["exit"].as_i64().unwrap(), r["output"].clone())).collect()
 }
 
-fn build_site(out: &Path) {
-    let paths: Vec<PathBuf> =
-        REAL_DATES.iter().map(|d| repo_root().join("content/snapshots").join(format!("{d}.json"))).collect();
-    publish::build(&paths, out, &method::Method::embedded()).expect("the site builds");
+/// The site of the real snapshots, stored under `dir/snapshots/`, that of 2025-12-31
+/// probed (a synthetic probe file beside it): the stored snapshots' paths, by date.
+fn build_site(dir: &Path, out: &Path) -> Vec<PathBuf> {
+    let method = method::Method::embedded();
+    let paths: Vec<PathBuf> = REAL_DATES
+        .iter()
+        .map(|d| crate::common::real_snapshot(d).write_into(&dir.join("snapshots"), false).unwrap())
+        .collect();
+    let probed = method::index::Index::read(&paths[1], &method).unwrap();
+    crate::common::probes::write_beside(&paths[1], &crate::common::probes::synthetic_probe(&probed, 0x1402));
+    publish::build(&paths, out, &method).expect("the site builds");
+    paths
 }
 
 #[test]
@@ -376,16 +396,15 @@ fn the_python_client_answers_as_the_command_line_does() {
     }
     let scratch = temp_dir("python-client");
     let site = scratch.join("site");
-    build_site(&site);
+    let stored = build_site(&scratch, &site);
 
     let mut rng = Rng(0x1802_2026);
     let (mut compared, mut nonempty, mut withheld_rows, mut errors, mut non_latin) = (0, 0, 0, 0, 0);
-    let mut withheld_queries = 0;
+    let (mut withheld_queries, mut answered_402) = (0, 0);
     let mut failures = Vec::new();
-    for date in REAL_DATES {
-        let snapshot = repo_root().join("content/snapshots").join(format!("{date}.json"));
+    for (date, snapshot) in REAL_DATES.iter().zip(&stored) {
         let api = site.join(date).join("api");
-        let (all, hidden) = word_pools(&snapshot, &api.join("report.json"));
+        let (all, hidden) = word_pools(snapshot, &api.join("report.json"));
         let mut queries: Vec<Query> = (0..PER_SNAPSHOT).map(|_| generate(&mut rng, &all, &hidden)).collect();
         queries.extend(edge_cases(date));
         let theirs = python(&api, &queries, &scratch);
@@ -423,6 +442,9 @@ fn the_python_client_answers_as_the_command_line_does() {
             if q.withheld_word {
                 withheld_queries += 1;
             }
+            if q.answered_402 && !rows.is_empty() {
+                answered_402 += 1;
+            }
         }
     }
     eprintln!(
@@ -442,6 +464,7 @@ fn the_python_client_answers_as_the_command_line_does() {
     assert!(withheld_queries >= 10, "only {withheld_queries} queries held a withheld description's word");
     assert!(errors >= 20, "only {errors} queries were errors");
     assert!(non_latin >= 30, "only {non_latin} queries held a non-Latin word");
+    assert!(answered_402 >= 10, "only {answered_402} answered_402 queries had rows");
     let _ = std::fs::remove_dir_all(&scratch);
 }
 

@@ -442,13 +442,22 @@ fn a_cap_on_files_refuses_the_snapshot_over_it_and_keeps_the_previous_build() {
 
 /// The published JSON Schemas describe what the build writes (checked by Python's
 /// jsonschema, an implementation independent of this code; CI installs it; without it
-/// this test skips, saying so).
+/// this test skips, saying so). The snapshot of 2025-12-31 is probed (a synthetic probe
+/// file), so rows and records with and without a probe's result are both checked.
 #[test]
 fn published_json_matches_the_schemas() {
     if !prerequisites::ready("JSON Schema check (tests/check_schemas.py)", &[Need::PythonJsonschema]) {
         return;
     }
-    let out = build_real("schemas");
+    let dir = temp_dir("schemas");
+    let stored: Vec<PathBuf> =
+        REAL_DATES.iter().map(|d| real_snapshot(d).write_into(&dir.join("snapshots"), false).unwrap()).collect();
+    let probed = Index::read(&stored[1], &Method::embedded()).unwrap();
+    crate::common::probes::write_beside(&stored[1], &crate::common::probes::synthetic_probe(&probed, 7));
+    let out = dir.at("public");
+    publish::build(&stored, &out, &Method::embedded()).unwrap();
+    let seen = fs::read_to_string(out.join("2025-12-31/api/records/0.json")).unwrap();
+    assert!(seen.contains("\"terms_as_listed\""), "the probed snapshot's records carry the probe");
     // Explore envelopes are computed per query, not stored: write some to check.
     let explores = out.parent().unwrap().join("explore-answers");
     fs::create_dir_all(&explores).unwrap();

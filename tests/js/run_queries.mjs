@@ -3,7 +3,7 @@
 //   node tests/js/run_queries.mjs <api_dir> <queries.json>
 //
 // queries.json: [{"text": str, "max_price": str|null, "network": str|null, "exclude_testnets": bool,
-//                 "limit": str|null, "offset": str|null}, …]
+//                 "answered_402": bool, "limit": str|null, "offset": str|null}, …]
 // Prints one JSON array: per query, the answer envelope, {"error": {"code": "INVALID_FILTER",
 // "message": …}} (the message is Rust's FilterError text), or {"error": {"code": …}}.
 // Exits non-zero on anything else (a bug, an unreadable file), so the test fails loudly.
@@ -12,9 +12,9 @@ import { readFile } from "node:fs/promises";
 import { query } from "../../static/composer.js";
 import { folderSource } from "./folder_source.mjs";
 
-async function runOne(source, { text, max_price, network, exclude_testnets, limit, offset }) {
+async function runOne(source, { text, max_price, network, exclude_testnets, answered_402, limit, offset }) {
   try {
-    const answer = await query(source, text, { max_price, network, exclude_testnets, limit, offset });
+    const answer = await query(source, text, { max_price, network, exclude_testnets, answered_402, limit, offset });
     return answer.error ? { error: { code: answer.error.code } } : answer;
   } catch (e) {
     if (e.code === "INVALID_FILTER") return { error: { code: e.code, message: e.message } };

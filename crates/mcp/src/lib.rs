@@ -324,7 +324,8 @@ impl<'a> Server<'a> {
                 Some(other) => Err(invalid(format!("{key} must be a string or a number, not {}", kind(other)))),
             }
         };
-        const ARGUMENTS: [&str; 6] = ["query", "max_price", "network", "exclude_testnets", "limit", "offset"];
+        const ARGUMENTS: [&str; 7] =
+            ["query", "max_price", "network", "exclude_testnets", "answered_402", "limit", "offset"];
         if let Some(unknown) = arguments.keys().find(|k| !ARGUMENTS.contains(&k.as_str())) {
             return Err(invalid(format!(
                 "unknown argument {}: the arguments are {}",
@@ -341,17 +342,19 @@ impl<'a> Server<'a> {
                 "query is {chars} characters, more than the {MAX_QUERY_CHARS} taken (only its first 8 words are used)"
             )));
         }
-        let exclude_testnets = match arguments.get("exclude_testnets") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => return Err(invalid(format!("exclude_testnets must be true or false, not {}", kind(other)))),
+        let switch = |name: &str| match arguments.get(name) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(invalid(format!("{name} must be true or false, not {}", kind(other)))),
         };
+        let (exclude_testnets, answered_402) = (switch("exclude_testnets")?, switch("answered_402")?);
         let (max_price, network, limit, offset) =
             (text("max_price")?, text("network")?, text("limit")?, text("offset")?);
         let filters = Filters::read(FilterText {
             max_price: max_price.as_deref(),
             network: network.as_deref(),
             exclude_testnets,
+            answered_402,
             limit: limit.as_deref(),
             offset: offset.as_deref(),
         })
@@ -510,6 +513,7 @@ fn tool() -> Value {
                 "max_price": { "anyOf": [{ "type": "number" }, { "type": "string" }], "description": "Highest USD price per call, inclusive: 0.01, \"0.01\" or \"$0.01\". Only prices in known USD stablecoins count." },
                 "network": { "type": "string", "description": "Only resources accepting payment on this network: its name (Base), legacy name (base) or CAIP-2 id (eip155:8453). An unknown network is an INVALID_FILTER error that lists the snapshot's networks." },
                 "exclude_testnets": { "type": "boolean", "description": "Leave out resources that accept payment only on test networks (default false)." },
+                "answered_402": { "type": "boolean", "description": "Keep only resources that answered 402 when the snapshot's probe asked them, unpaid (default false). An error for a snapshot that was not probed." },
                 "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Rows to return (default 10)." },
                 "offset": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "description": "Ordered results to skip first, for the next page (default 0)." }
             },

@@ -59,6 +59,9 @@ pub struct SnapshotRef {
     pub(crate) source: String,
     /// False when no listing carries a usage counter (payers or calls).
     pub(crate) usage_counters: bool,
+    /// When the snapshot's probe began (RFC 3339, UTC); `None` when it was not probed
+    /// (content/method.md#probe).
+    pub probed: Option<String>,
     /// What a reader must know before reading an order: that the walk was partial, that
     /// there are no usage counters. Empty for a complete snapshot with counters.
     pub notices: Vec<String>,
@@ -79,6 +82,7 @@ impl SnapshotRef {
             reported_total: header.reported_total,
             source: header.source.url.clone(),
             usage_counters: index.usage_counters,
+            probed: index.probe.as_ref().map(|p| p.started.clone()),
             notices,
         }
     }
@@ -134,6 +138,9 @@ pub fn qualifies(entry: &Entry, tokens: &[String], filters: &Filters) -> bool {
     if filters.exclude_testnets && entry.testnets_only {
         return false;
     }
+    if filters.answered_402 && !entry.answered_402 {
+        return false;
+    }
     if let Some(max) = &filters.max_price {
         match &entry.min_price_usd {
             Some(price) if price.cmp_exact(max) != Ordering::Greater => {}
@@ -156,6 +163,9 @@ pub fn checked_answer<'a>(
         Some(n) => Some(networks::resolve_filter(index, method.assets, n)?),
         None => None,
     };
+    if filters.answered_402 && index.probe.is_none() {
+        return Err(FilterError::NotProbed(index.header.date.clone()));
+    }
     Ok(answer_resolved(index, method, text, &Filters { network, ..filters.clone() }))
 }
 
@@ -244,7 +254,7 @@ pub fn method_ref(method: &Method) -> RuleRef {
 }
 
 /// A result row for an entry.
-pub fn row<'a>(e: &'a Entry, match_score: u32, index: &Index, method: &Method) -> Row<'a> {
+pub fn row<'a>(e: &'a Entry, match_score: u32, index: &'a Index, method: &Method) -> Row<'a> {
     Row { listing: Listing::of(e, index, method), match_score }
 }
 
@@ -259,6 +269,7 @@ pub const RULE_TOKENS: &str = "every token ({tokens}) must occur as a whole word
 pub const RULE_MAX_PRICE: &str = "lowest USD-stablecoin price at most {max_price} per call";
 pub const RULE_NETWORK: &str = "accepts payment on network {network}";
 pub const RULE_EXCLUDE_TESTNETS: &str = "accepts payment on a network that is not a test network";
+pub const RULE_ANSWERED_402: &str = "answered 402 when the snapshot's probe asked it";
 pub const RULE_ORDER: &str = "ordered by match_score, then unique_payers_30d, then calls_30d (each descending), \
      then resource URL";
 pub const RULE_FIRST: &str = "first {limit} returned";
@@ -283,6 +294,9 @@ pub(crate) fn rule_text(tokens: &[String], filters: &Filters) -> String {
     }
     if filters.exclude_testnets {
         parts.push(RULE_EXCLUDE_TESTNETS.to_owned());
+    }
+    if filters.answered_402 {
+        parts.push(RULE_ANSWERED_402.to_owned());
     }
     parts.push(RULE_ORDER.to_owned());
     let limit = filters.limit.to_string();

@@ -11,6 +11,7 @@ use super::figures::{figures, Figures};
 use super::names::{host_of, resource_slug};
 use super::normalise::{append_fields, normalise_fields};
 use super::ownership::{self, is_owners, Claim, Ledger, RunningLedger, SnapshotClaims, Standing};
+use super::probe::{self, Probe};
 use super::rank::RankKey;
 use super::screen::Withheld;
 use super::Method;
@@ -41,6 +42,9 @@ pub struct Entry {
     pub testnets_only: bool,
     /// Operated by the site's operator: disclosed, never boosted.
     pub operator_listing: bool,
+    /// The snapshot's probe asked it and it answered 402, its terms readable or not:
+    /// what the `answered_402` filter keeps (content/method.md#probe).
+    pub answered_402: bool,
 }
 
 impl Entry {
@@ -168,6 +172,9 @@ pub struct Index {
     /// the order falls to match_score, then URL (content/method.md#ranking), and every
     /// surface says so.
     pub(crate) usage_counters: bool,
+    /// The snapshot's probe file, when it was probed (content/method.md#probe): what
+    /// each listing's live 402 answered, published beside what it lists.
+    pub probe: Option<Probe>,
 }
 
 impl Index {
@@ -194,7 +201,18 @@ impl Index {
         let (header, read) = Index::read_entries(stored.path(), method)?;
         let ledger =
             phase("index: ownership ledger", || ownership::ledger_for(history, stored.date(), method.corrections))?;
-        Ok(phase("index: entries", || Index::from_entries(header, read, &ledger)))
+        let index = phase("index: entries", || Index::from_entries(header, read, &ledger));
+        Ok(index.with_probe(probe::read_beside(stored.path(), stored.date())?))
+    }
+
+    /// The index with its snapshot's probe (or none): each entry told whether it
+    /// answered 402. A result for a URL the index does not rank is not published.
+    pub fn with_probe(mut self, probe: Option<Probe>) -> Index {
+        for e in &mut self.entries {
+            e.answered_402 = probe.as_ref().and_then(|p| p.result(&e.resource.url)).is_some_and(|r| r.answered_402());
+        }
+        self.probe = probe;
+        self
     }
 
     /// [`Index::read_stored`] for a run over several snapshots, oldest first: `ledger`
@@ -219,7 +237,7 @@ impl Index {
         if let Some(claims) = claims {
             ledger.push(stored.path(), claims);
         }
-        Ok(index)
+        Ok(index.with_probe(probe::read_beside(stored.path(), stored.date())?))
     }
 
     /// The items of the stored snapshot at `path`, each read as an entry or rejected.
@@ -338,7 +356,7 @@ impl Index {
             .collect();
         let usage_counters =
             entries.iter().any(|e| e.figures.unique_payers_30d.is_some() || e.figures.calls_30d.is_some());
-        Index { header, entries, report, usage_counters }
+        Index { header, entries, report, usage_counters, probe: None }
     }
 }
 
@@ -383,6 +401,7 @@ impl Entry {
         let testnets_only = !networks.is_empty() && networks.iter().all(|n| method.assets.is_testnet(n));
         Entry {
             testnets_only,
+            answered_402: false,
             operator_listing: method.site.is_operator_host(&host_of(&resource.url)),
             figures: Figures::default(),
             resource,

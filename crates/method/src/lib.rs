@@ -11,6 +11,7 @@ pub mod names;
 pub mod networks;
 pub mod normalise;
 pub mod ownership;
+pub mod probe;
 pub mod query;
 pub(crate) mod rank;
 pub mod request;
@@ -29,7 +30,7 @@ use segments::SegmentRules;
 /// to #figures). Minor at least for any change that can move a position or change a
 /// figure's meaning; major for removing a field or changing its type; patch for adding a
 /// field or a default-off filter (content/method.md#versions).
-pub const DISCOVERY_METHOD_VERSION: &str = "1.4.0";
+pub const DISCOVERY_METHOD_VERSION: &str = "1.4.1";
 
 /// The three limits of the source, stated in every answer and on every page with figures.
 pub const SOURCE_LIMITS: [&str; 3] = [

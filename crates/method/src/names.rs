@@ -296,6 +296,10 @@ pub fn token_file(token: &str) -> String {
 /// (the `exclude_testnets` filter).
 pub const TESTNETS_ONLY_KEY: &str = "@testnets-only";
 
+/// Key for the posting list of the resources that answered 402 when the snapshot's probe
+/// asked them (the `answered_402` filter); absent from the shards of a snapshot not probed.
+pub const ANSWERED_402_KEY: &str = "@answered-402";
+
 /// Key for the posting list of a network filter.
 pub fn network_key(caip2: &str) -> String {
     format!("@network:{caip2}")

@@ -67,6 +67,8 @@ pub struct Filters {
     pub network: Option<String>,
     /// Leave out resources that accept payment only on test networks.
     pub exclude_testnets: bool,
+    /// Keep only resources whose live 402 the snapshot's probe saw (content/method.md#probe).
+    pub answered_402: bool,
     pub limit: usize,
     /// How many of the ordered results come before the first one returned.
     pub offset: usize,
@@ -74,7 +76,14 @@ pub struct Filters {
 
 impl Default for Filters {
     fn default() -> Self {
-        Filters { max_price: None, network: None, exclude_testnets: false, limit: DEFAULT_LIMIT, offset: 0 }
+        Filters {
+            max_price: None,
+            network: None,
+            exclude_testnets: false,
+            answered_402: false,
+            limit: DEFAULT_LIMIT,
+            offset: 0,
+        }
     }
 }
 
@@ -84,6 +93,7 @@ pub struct FilterText<'a> {
     pub max_price: Option<&'a str>,
     pub network: Option<&'a str>,
     pub exclude_testnets: bool,
+    pub answered_402: bool,
     pub limit: Option<&'a str>,
     pub offset: Option<&'a str>,
 }
@@ -107,6 +117,8 @@ pub enum FilterError {
         given: String,
         known: Vec<String>,
     },
+    /// `answered_402` asked of a snapshot that was not probed: the date it names.
+    NotProbed(String),
 }
 
 impl fmt::Display for FilterError {
@@ -138,6 +150,11 @@ impl fmt::Display for FilterError {
                 "unknown network {given:?}: the networks in this snapshot are {}; give a name, legacy name or \
                  CAIP-2 id",
                 known.join(", ")
+            ),
+            FilterError::NotProbed(date) => write!(
+                f,
+                "answered_402 needs a probed snapshot: the snapshot of {date} was not probed, so no listing's live \
+                 402 is known; leave the filter out, or ask a snapshot whose manifest names a probe"
             ),
         }
     }
@@ -176,7 +193,14 @@ impl Filters {
             None => None,
             Some(t) => Some(parse_network(t).ok_or_else(|| FilterError::Network(t.to_owned()))?.to_owned()),
         };
-        Ok(Filters { max_price, network, exclude_testnets: text.exclude_testnets, limit, offset })
+        Ok(Filters {
+            max_price,
+            network,
+            exclude_testnets: text.exclude_testnets,
+            answered_402: text.answered_402,
+            limit,
+            offset,
+        })
     }
 }
 

@@ -13,6 +13,7 @@ use super::assets::Decimal;
 use super::figures::Figures;
 use super::index::{Entry, Index, Price};
 use super::names;
+use super::probe::Seen;
 use super::request::Request;
 use super::screen::Withheld;
 use super::Method;
@@ -32,6 +33,8 @@ pub struct Listing<'a> {
     pub(crate) call: Request,
     pub figures: Figures,
     pub(crate) segments: &'a [String],
+    /// What the snapshot's probe saw of it; `None` when the snapshot was not probed.
+    pub(crate) probe: Option<Seen<'a>>,
     pub operator_listing: bool,
     /// The absolute address of the listing's page on the published site.
     pub(crate) page: String,
@@ -46,7 +49,7 @@ pub enum Fields {
 }
 
 impl<'a> Listing<'a> {
-    pub fn of(e: &'a Entry, index: &Index, method: &Method) -> Listing<'a> {
+    pub fn of(e: &'a Entry, index: &'a Index, method: &Method) -> Listing<'a> {
         Listing {
             resource: &e.resource.url,
             service_name: e.resource.service_name.as_deref(),
@@ -58,6 +61,7 @@ impl<'a> Listing<'a> {
             call: Request::of(&e.resource, method),
             figures: e.figures,
             segments: &e.segments,
+            probe: index.probe.as_ref().and_then(|p| p.result(&e.resource.url)).map(Seen),
             operator_listing: e.operator_listing,
             page: page_url(method, index, e),
         }
@@ -79,7 +83,8 @@ impl<'a> Listing<'a> {
     }
 
     /// The four figures of content/method.md#figures, payers first (the order ranks them),
-    /// then the segment labels where the surface publishes them.
+    /// then, where the surface publishes them, the segment labels and what the snapshot's
+    /// probe saw (content/method.md#probe).
     pub fn write_figures<S: SerializeStruct>(&self, s: &mut S, fields: Fields) -> Result<(), S::Error> {
         s.serialize_field("unique_payers_30d", &self.figures.unique_payers_30d)?;
         s.serialize_field("calls_30d", &self.figures.calls_30d)?;
@@ -87,6 +92,7 @@ impl<'a> Listing<'a> {
         s.serialize_field("days_since_last_call", &self.figures.days_since_last_call)?;
         if fields == Fields::All {
             s.serialize_field("segments", self.segments)?;
+            s.serialize_field("probe", &self.probe)?;
         }
         Ok(())
     }
@@ -100,7 +106,7 @@ impl<'a> Listing<'a> {
     /// How many fields the three groups write (a serializer's length hint).
     pub const fn field_count(fields: Fields) -> usize {
         match fields {
-            Fields::All => 15,
+            Fields::All => 16,
             Fields::Summary => 12,
         }
     }

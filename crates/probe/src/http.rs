@@ -12,7 +12,7 @@ use method::request::{percent_encode, Body, Request};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONNECTION, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Client, Method, StatusCode, Url};
 
-use crate::record::{Failure, Limits};
+use method::probe::{Failure, Limits};
 
 /// Header names never sent from a listing: payment headers, and those the client sets.
 const NOT_SENT: [&str; 14] = [

@@ -14,7 +14,7 @@ use catalogue::model::Accept;
 use method::assets::AssetTable;
 use serde_json::Value;
 
-use crate::record::{Live, Offered, Term};
+use method::probe::{Live, Offered, Term};
 
 /// The requirements a 402 stated.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use tokio::sync::Notify;
 
 use crate::http::{self, Answer, Plan};
 use crate::live;
-use crate::record::{Failure, Limits, Outcome, Probe, ProbeResult, PROBE_VERSION};
+use method::probe::{Failure, Limits, Outcome, Probe, ProbeResult, PROBE_VERSION};
 
 /// What to probe and where the file goes.
 #[derive(Debug, Clone)]
@@ -46,7 +46,7 @@ pub fn run(options: &Options) -> Result<(PathBuf, Probe), Error> {
     let method = Method::embedded();
     let index = Index::read(&options.snapshot, &method)?;
     let date = index.header.date.clone();
-    let out = options.out.clone().unwrap_or_else(|| crate::place::beside(&options.snapshot, &date));
+    let out = options.out.clone().unwrap_or_else(|| method::probe::beside(&options.snapshot, &date));
     let user_agent = user_agent(&method);
     let limits = options.limits;
     let client = http::client(&user_agent, &limits).map_err(Error::Walk)?;

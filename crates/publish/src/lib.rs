@@ -94,14 +94,13 @@ pub fn build_then_clean(
         let index =
             phase("read and index snapshot", || Index::read_running(stored, history, method, &mut ledger, more))?;
         let date = stored.date();
-        let probe = probe::place::read_beside(stored.path(), date)?;
         let mut verdict = None;
         let files = swap_in(
             &output,
             &mut cleanup,
             date,
             options.max_files,
-            |sink| site::write_snapshot(&index, method, &timeline, probe.as_ref(), sink),
+            |sink| site::write_snapshot(&index, method, &timeline, sink),
             |sums| {
                 if let Some(lock) = lock.as_mut() {
                     verdict = Some(lock.check(date, method, sums, &options.policy)?);
@@ -111,7 +110,7 @@ pub fn build_then_clean(
         )?;
         built.push(BuiltSnapshot { date: date.to_owned(), entries: index.entries.len(), files, lock: verdict });
         if more {
-            timeline.push(Past::of(stored, &index, probe.as_ref()));
+            timeline.push(Past::of(stored, &index));
         }
     }
     site::pages::root::write_root(&output, method)?;

@@ -10,8 +10,8 @@ use explore::eval::GoldenSet;
 use method::index::Index;
 use method::names;
 use method::networks::{self, KnownNetwork};
+use method::probe::Probe;
 use method::Method;
-use probe::record::Probe;
 
 pub(crate) struct SnapshotContext<'a> {
     pub(crate) index: &'a Index,
@@ -45,7 +45,6 @@ impl<'a> SnapshotContext<'a> {
         index: &'a Index,
         method: &'a Method,
         timeline: &'a Timeline,
-        probe: Option<&'a Probe>,
         sink: Sink<'a>,
     ) -> Result<SnapshotContext<'a>, Error> {
         let new_ids = timeline.new_ids(index);
@@ -63,7 +62,7 @@ impl<'a> SnapshotContext<'a> {
             index,
             method,
             timeline,
-            probe,
+            probe: index.probe.as_ref(),
             sink,
             date,
             chrome: Chrome::for_index(index, method.corrections),

@@ -14,8 +14,8 @@ use catalogue::error::Error;
 use catalogue::snapshot::Stored;
 use method::index::{Entry, Index};
 use method::names::resource_page;
+use method::probe::Probe;
 use method::{Method, DISCOVERY_METHOD_VERSION};
-use probe::record::Probe;
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
 /// snapshots, or a quarter of weekly ones, and a page that stays small.
@@ -54,14 +54,14 @@ pub struct Past {
 }
 
 impl Past {
-    pub fn of(stored: &Stored, index: &Index, probe: Option<&Probe>) -> Past {
+    pub fn of(stored: &Stored, index: &Index) -> Past {
         Past {
             path: canonical(stored.path()),
             date: stored.date().to_owned(),
             complete: index.header.complete,
             method_version: DISCOVERY_METHOD_VERSION.to_owned(),
             resources: index.entries.iter().map(|e| (e.resource.url.clone(), Counts::of(e))).collect(),
-            answered_402: probe.map(|p| {
+            answered_402: index.probe.as_ref().map(|p| {
                 p.results.iter().filter(|r| r.asked()).map(|r| (r.resource.clone(), r.answered_402())).collect()
             }),
         }
@@ -105,8 +105,7 @@ impl Timeline {
             if !self.pasts.iter().any(|p| p.path == wanted[k - first]) {
                 // Judged with its own history: the snapshots stored before it.
                 let index = Index::read_stored(older, &history[..k], method)?;
-                let probe = probe::place::read_beside(older.path(), older.date())?;
-                self.pasts.push(Past::of(older, &index, probe.as_ref()));
+                self.pasts.push(Past::of(older, &index));
             }
         }
         self.pasts.sort_by(|a, b| a.date.cmp(&b.date));

@@ -26,7 +26,6 @@ use explore::vectors::VectorTable;
 use explore::Explore;
 use method::index::Index;
 use method::Method;
-use probe::record::Probe;
 
 use api::Sink;
 use context::SnapshotContext;
@@ -34,21 +33,14 @@ use history::Timeline;
 use pages::evaluation::Measured;
 
 /// Makes every file of one snapshot's folder and hands them to `sink` in batches.
-/// `probe` is what the snapshot's probe file recorded, when it has one (content/method.md#probe).
-pub fn write_snapshot(
-    index: &Index,
-    method: &Method,
-    timeline: &Timeline,
-    probe: Option<&Probe>,
-    sink: Sink,
-) -> Result<(), Error> {
-    let cx = SnapshotContext::new(index, method, timeline, probe, sink)?;
+pub fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sink) -> Result<(), Error> {
+    let cx = SnapshotContext::new(index, method, timeline, sink)?;
     let measured = write_explore(&cx)?;
     feed::write_feed(&cx)?;
     let pages = pages::snapshot_pages(&cx, measured.as_ref());
     phase("render and write pages", || pages::write_pages(&cx, &pages))?;
     sink(agents::snapshot_sitemaps(&method.site.base_url, cx.date, pages.iter().map(|page| page.file(&cx))))?;
-    phase("method API files", || api::method::write_api_files(index, method, probe, sink))?;
+    phase("method API files", || api::method::write_api_files(index, method, sink))?;
     pages::write_assets(&cx)
 }
 

@@ -13,11 +13,11 @@ use serde_json::{json, Value};
 
 use explore::{bm25, reading, spelling, EXPLORE_VERSION};
 use method::answer::{
-    RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS,
-    RULE_ORDER, RULE_TOKENS,
+    RULE_ANSWERED_402, RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK,
+    RULE_NO_TOKENS, RULE_ORDER, RULE_TOKENS,
 };
 use method::assets::{MAX_DECIMALS, MAX_DIGITS};
-use method::names::{network_key, token_file, TESTNETS_ONLY_KEY};
+use method::names::{network_key, token_file, ANSWERED_402_KEY, TESTNETS_ONLY_KEY};
 use method::query::{
     FilterError, DEFAULT_LIMIT, LIMIT_MAX_DIGITS, MAX_LIMIT, MAX_NETWORK_CHARS, MAX_OFFSET, MAX_TOKENS,
     MIN_TOKEN_CHARS, OFFSET_MAX_DIGITS,
@@ -63,12 +63,14 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("RULE_MAX_PRICE", json!(RULE_MAX_PRICE), "method::answer::RULE_MAX_PRICE"),
         ("RULE_NETWORK", json!(RULE_NETWORK), "method::answer::RULE_NETWORK"),
         ("RULE_EXCLUDE_TESTNETS", json!(RULE_EXCLUDE_TESTNETS), "method::answer::RULE_EXCLUDE_TESTNETS"),
+        ("RULE_ANSWERED_402", json!(RULE_ANSWERED_402), "method::answer::RULE_ANSWERED_402"),
         ("RULE_ORDER", json!(RULE_ORDER), "method::answer::RULE_ORDER"),
         ("RULE_FIRST", json!(RULE_FIRST), "method::answer::RULE_FIRST"),
         ("RULE_FROM", json!(RULE_FROM), "method::answer::RULE_FROM"),
         ("RULE_JOINED_BY", json!(RULE_JOINED_BY), "method::answer::RULE_JOINED_BY"),
         ("NETWORK_KEY", json!(network_key("{network}")), "method::names::network_key"),
         ("TESTNETS_ONLY_KEY", json!(TESTNETS_ONLY_KEY), "method::names::TESTNETS_ONLY_KEY"),
+        ("ANSWERED_402_KEY", json!(ANSWERED_402_KEY), "method::names::ANSWERED_402_KEY"),
         ("TOKEN_FILE_MAX_BYTES", json!(token_file_max_bytes()), "method::names::token_file"),
         (
             "EXPLORE_BM25_MIN_WORDS_SHARE",
@@ -110,7 +112,8 @@ fn fold_table() -> Value {
 
 /// Each filter's message, as FilterError's Display words it, with `{value}` where the
 /// rejected value goes, quoted as Rust's `{:?}` quotes it, and for an unknown network
-/// `{known}` where the snapshot's networks go (`networks` for a snapshot with none).
+/// `{known}` where the snapshot's networks go (`networks` for a snapshot with none); for
+/// `answered_402` asked of a snapshot not probed, `{date}` where its date goes.
 fn filter_errors() -> Value {
     let quoted = format!("{SENTINEL:?}");
     let known = "x402dir-known";
@@ -127,6 +130,7 @@ fn filter_errors() -> Value {
         "network": template(FilterError::Network(SENTINEL.into())),
         "unknown_network": template(unknown(vec![known.into()])),
         "no_networks": template(unknown(vec![])),
+        "not_probed": FilterError::NotProbed(SENTINEL.into()).to_string().replace(SENTINEL, "{date}"),
     })
 }
 

@@ -5,6 +5,7 @@ pub mod hostile_server;
 pub mod html;
 pub mod memory;
 pub mod prerequisites;
+pub mod probes;
 pub mod verdicts;
 pub mod x402_stack;
 

@@ -3,7 +3,6 @@
 //! every single-token query. The composer reads these and must reach the same answer
 //! as the Rust code, so every list here is in the method's order.
 
-use probe::record::Probe;
 use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
@@ -16,7 +15,7 @@ use catalogue::Error;
 use method::answer::{answer, method_ref, single_word_answer, VersionRef};
 use method::assets::Decimal;
 use method::index::{Entry, Index};
-use method::names::{self, bucket, network_key, token_file, TESTNETS_ONLY_KEY};
+use method::names::{self, bucket, network_key, token_file, ANSWERED_402_KEY, TESTNETS_ONLY_KEY};
 use method::networks;
 use method::query::{Filters, MIN_TOKEN_CHARS};
 use method::view::{Fields, Listing};
@@ -175,6 +174,9 @@ pub fn postings(index: &Index) -> BTreeMap<String, Vec<Posting>> {
         if e.testnets_only {
             lists.entry(TESTNETS_ONLY_KEY.to_owned()).or_default().push((id as u32, false));
         }
+        if e.answered_402 {
+            lists.entry(ANSWERED_402_KEY.to_owned()).or_default().push((id as u32, false));
+        }
     }
     lists
 }
@@ -272,7 +274,7 @@ impl Serialize for Record<'_> {
     }
 }
 
-pub(crate) fn record<'a>(e: &'a Entry, id: usize, index: &Index, method: &Method) -> Record<'a> {
+pub(crate) fn record<'a>(e: &'a Entry, id: usize, index: &'a Index, method: &Method) -> Record<'a> {
     Record { listing: Listing::of(e, index, method), id, slug: e.slug() }
 }
 
@@ -284,7 +286,7 @@ const RECORD_CACHE: usize = 100_000;
 const LARGE_FILE_BATCH: usize = 512;
 
 /// Makes every API file of the snapshot and hands them to `sink` in batches.
-pub(crate) fn write_api_files(index: &Index, method: &Method, probe: Option<&Probe>, sink: Sink) -> Result<(), Error> {
+pub(crate) fn write_api_files(index: &Index, method: &Method, sink: Sink) -> Result<(), Error> {
     let lists = phase("api: posting lists", || postings(index));
     let buckets = bucket_count(&lists);
     write_shards(&lists, buckets, sink)?;
@@ -297,12 +299,12 @@ pub(crate) fn write_api_files(index: &Index, method: &Method, probe: Option<&Pro
     let browse = 0..index.entries.len().min(BROWSE_PACK_LEN);
     let mut files = vec![
         (names::BROWSE_PACK.file(&[]), records.pack(browse)),
-        (names::MANIFEST.file(&[]), to_bytes(&manifest(index, method, buckets, &split, probe))),
+        (names::MANIFEST.file(&[]), to_bytes(&manifest(index, method, buckets, &split))),
         (names::REPORT.file(&[]), to_bytes(&ReportFile::of(index, method))),
     ];
     // The probe file as it was recorded: under the folder's API, so the lock's digest of
     // the answers holds it and it is written once (content/method.md#probe).
-    if let Some(p) = probe {
+    if let Some(p) = &index.probe {
         files.push((names::PROBE.file(&[]), to_bytes(p)));
     }
     sink(files)
@@ -433,13 +435,7 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
 
 /// The manifest: versions, the snapshot, the source's limits, counts, and where every
 /// other file is (docs/static-api.md, `manifest.json`).
-fn manifest(
-    index: &Index,
-    method: &Method,
-    buckets: usize,
-    split: &BTreeMap<&str, ShardValue>,
-    probe: Option<&Probe>,
-) -> Manifest<'static> {
+fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&str, ShardValue>) -> Manifest<'static> {
     let aliases: BTreeMap<&str, &str> =
         method.assets.networks.iter().map(|n| (n.legacy.as_str(), n.caip2.as_str())).collect();
     let empty = answer(index, method, "", &Filters { limit: 1, ..Filters::default() });
@@ -494,7 +490,7 @@ fn manifest(
             "min_postings": MIN_POSTINGS_FOR_FILES,
             "token_file": "the token itself when it is at most 64 characters a-z and 0-9; else, when its UTF-8 is at most 64 bytes, 'u-' and their lower-case hex; else 'h-' and the lower-case hex SHA-256 of its UTF-8 bytes",
         }),
-        probe: probe.map(|p| {
+        probe: index.probe.as_ref().map(|p| {
             json!({
                 "path": names::PROBE.template(),
                 "probe_version": p.probe_version,

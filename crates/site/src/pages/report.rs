@@ -2,7 +2,7 @@
 //! read with fields dropped (content/method.md#duplicates).
 
 use askama::Template;
-use probe::record::Probe;
+use method::probe::Probe;
 
 use super::probe::{probe_counts, ProbeCounts};
 

@@ -8,7 +8,9 @@
 //! say what is wrong, with the result's position and URL.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use catalogue::Error;
 
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
@@ -190,6 +192,30 @@ pub struct Offered {
     /// As the live 402 gives it (v1 `maxAmountRequired`, v2 `amount`).
     pub amount: Option<String>,
     pub pay_to: Option<String>,
+}
+
+/// A resource's result as its answer row and record publish it (content/method.md#probe):
+/// what came back, and only those listed terms the live 402 did not offer as listed
+/// (all of them are in the probe file).
+#[derive(Debug, Clone, Copy)]
+pub struct Seen<'a>(pub &'a ProbeResult);
+
+impl Serialize for Seen<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = self.0;
+        let otherwise: Vec<&Term> = r.terms.iter().filter(|t| t.live != Live::Same).collect();
+        let mut s = serializer.serialize_struct("Seen", 8)?;
+        s.serialize_field("at", &r.at)?;
+        s.serialize_field("outcome", &r.outcome)?;
+        s.serialize_field("status", &r.status)?;
+        s.serialize_field("failure", &r.failure)?;
+        s.serialize_field("ms_to_first_byte", &r.ms_to_first_byte)?;
+        s.serialize_field("x402_version", &r.x402_version)?;
+        s.serialize_field("terms_as_listed", &r.terms_as_listed())?;
+        s.serialize_field("terms_otherwise", &otherwise)?;
+        s.end()
+    }
 }
 
 /// A walk's counts, as the build report states them.
@@ -375,9 +401,48 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+// Where a snapshot's probe file is kept: `probes/DATE.json` beside the snapshots' folder
+// (content/probes/ for content/snapshots/), so a snapshot and its probe travel together.
+/// The folder of probe files, beside the snapshots' folder.
+pub const PROBES_DIR: &str = "probes";
+
+/// The probe file of the snapshot of `date` stored at `snapshot` (`…/snapshots/DATE.json`
+/// or `.json.gz` gives `…/probes/DATE.json`).
+pub fn beside(snapshot: &Path, date: &str) -> PathBuf {
+    let folder = snapshot.parent().unwrap_or(Path::new("."));
+    let root = folder.parent().unwrap_or(Path::new("."));
+    root.join(PROBES_DIR).join(format!("{date}.json"))
+}
+
+/// The probe file beside the snapshot stored at `snapshot`, when there is one: read,
+/// checked, and of the snapshot's `date`. A damaged one, or one of another date, is an
+/// error naming the file.
+pub fn read_beside(snapshot: &Path, date: &str) -> Result<Option<Probe>, Error> {
+    let path = beside(snapshot, date);
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&path, e)),
+        Ok(meta) if !meta.is_file() => return Err(Error::input(&path, "not a regular file: a probe file is a file")),
+        Ok(_) => {}
+    }
+    let probe = Probe::read(&path).map_err(|e| Error::input(&path, e.message))?;
+    if probe.snapshot != date {
+        return Err(Error::input(&path, format!("probes the snapshot of {}, not {date}", probe.snapshot)));
+    }
+    Ok(Some(probe))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_probe_file_sits_beside_the_snapshots_folder() {
+        let at = |path: &str| beside(Path::new(path), "2026-12-07");
+        assert_eq!(at("content/snapshots/2026-12-07.json"), Path::new("content/probes/2026-12-07.json"));
+        assert_eq!(at("content/snapshots/2026-12-07.json.gz"), Path::new("content/probes/2026-12-07.json"));
+        assert_eq!(at("/tmp/x/s/2026-12-07.json"), Path::new("/tmp/x/probes/2026-12-07.json"));
+    }
 
     fn result(resource: &str, outcome: Outcome, status: Option<u16>, terms: Vec<Term>) -> ProbeResult {
         ProbeResult {
