@@ -7,7 +7,9 @@ import { bringIntoView, keepScroll, placeResults, readWith, restoreScroll, saveS
 
 const TEXT_FILTERS = ["max_price", "network", "limit"];
 // Every value a search's address can carry, in the order it writes them.
-const FIELDS = ["q", "max_price", "network", "exclude_testnets", "limit", "offset"];
+const FIELDS = ["q", "max_price", "network", "exclude_testnets", "answered_402", "limit", "offset"];
+// The filters given by a box: `answered_402`'s is on the form only in a probed snapshot.
+const SWITCHES = ["exclude_testnets", "answered_402"];
 
 const form = document.querySelector("form#search");
 const results = document.querySelector("#results");
@@ -32,7 +34,11 @@ let offset = null;
 
 /** The form's values: the words as typed; a filter left blank is absent. */
 function readForm() {
-  const values = { q: form.elements.q.value, exclude_testnets: form.elements.exclude_testnets.checked, offset };
+  const values = { q: form.elements.q.value, offset };
+  // A box the form lacks (answered_402 in a snapshot not probed, from a shared address)
+  // keeps the address's value, so the answer says the filter cannot apply, never drops it.
+  const given = new URLSearchParams(location.search);
+  for (const name of SWITCHES) values[name] = form.elements[name] ? form.elements[name].checked : given.get(name) === "1";
   for (const name of TEXT_FILTERS) {
     const text = form.elements[name].value.trim();
     values[name] = text === "" ? null : text;
@@ -45,7 +51,7 @@ function shareableUrl(values) {
   const params = new URLSearchParams();
   for (const name of FIELDS) {
     const value = values[name];
-    if (name === "exclude_testnets") {
+    if (SWITCHES.includes(name)) {
       if (value) params.set(name, "1");
     } else if (value !== null && value !== "" && !(name === "offset" && value === "0") && !(name === "limit" && value === String(DEFAULT_LIMIT))) {
       params.set(name, value);
@@ -130,7 +136,7 @@ async function explainEmpty(values, meta, ticket) {
   const counts = await tokenCounts(source, tokens).catch(() => null);
   if (counts) {
     const missing = tokens.filter((t) => counts.get(t) === 0);
-    const filtered = filters.max_price !== null || filters.network !== null || filters.exclude_testnets;
+    const filtered = filters.max_price !== null || filters.network !== null || filters.exclude_testnets || filters.answered_402;
     box.append(el(document, "p", { class: "missing" }, missing.length > 0
       ? `No resource of this snapshot has ${quote(missing)} as a whole word. Words match whole and as written: no stemming, so "images" does not find "image".`
       : `Every word is in some resource, but no resource has all of them${filtered ? " within these filters" : ""}.`));
@@ -230,7 +236,7 @@ function onInput() {
   typingTimer = setTimeout(() => {
     offset = null;
     const values = readForm();
-    if (values.q.trim() === "" && !values.exclude_testnets && values.max_price === null && values.network === null) return;
+    if (values.q.trim() === "" && !SWITCHES.some((name) => values[name]) && values.max_price === null && values.network === null) return;
     remember(values, { typed: true });
     run(values);
   }, DEBOUNCE_MS);
@@ -247,10 +253,10 @@ function runFromUrl() {
   }
   form.elements.q.value = params.get("q") ?? "";
   for (const name of TEXT_FILTERS) form.elements[name].value = params.get(name) ?? (name === "limit" ? "10" : "");
-  form.elements.exclude_testnets.checked = params.get("exclude_testnets") === "1";
+  for (const name of SWITCHES) if (form.elements[name]) form.elements[name].checked = params.get(name) === "1";
   offset = params.get("offset");
   // Filters in the address are shown, not hidden in the closed box.
-  if (["max_price", "network", "exclude_testnets"].some((name) => params.has(name))) {
+  if (["max_price", "network", ...SWITCHES].some((name) => params.has(name))) {
     form.querySelector("details.filters")?.setAttribute("open", "");
   }
   return run(readForm());

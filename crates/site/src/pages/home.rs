@@ -20,6 +20,8 @@ pub(crate) struct HomePage<'a> {
     pub(crate) api: String,
     pub(crate) search_action: String,
     pub(crate) networks: &'a [String],
+    /// When the snapshot's probe began; `None`: not probed, no `answered_402` box.
+    pub(crate) probed: Option<String>,
     pub(crate) new_since: Option<&'a NewSince>,
 }
 
@@ -35,6 +37,7 @@ pub(crate) fn home_page<'a>(cx: &'a SnapshotContext) -> HomePage<'a> {
         api: cx.href(names::API_DIR),
         search_action: cx.href(names::SEARCH_DIR),
         networks: &cx.networks,
+        probed: super::probe::probed(cx.probe),
         new_since: cx.new_since.as_ref(),
     }
 }

@@ -2,7 +2,7 @@
 //! dated fact beside what the listing says, never a verdict. One line, then a line per
 //! listed payment term the live 402 offered otherwise or not at all.
 
-use probe::record::{Failure, Live, Outcome, Probe, ProbeResult, Summary, Term};
+use method::probe::{Failure, Live, Outcome, Probe, ProbeResult, Summary, Term};
 
 /// The probe's lines on a resource page.
 pub(crate) struct ProbeView {
@@ -41,6 +41,12 @@ pub(crate) fn probe_view(probe: Option<&Probe>, resource: &str) -> ProbeView {
         };
     }
     ProbeView { probed: true, line: format!("Probed {}: {}.", when(&r.at), answered(r)), differences: differences(r) }
+}
+
+/// When the snapshot's probe began, as its search form says it ("2026-12-07 06:30 UTC");
+/// `None` when it was not probed, and the form offers no `answered_402`.
+pub(crate) fn probed(probe: Option<&Probe>) -> Option<String> {
+    probe.map(|p| when(&p.started))
 }
 
 /// "2026-12-07 06:31 UTC" from an RFC 3339 UTC time.

@@ -13,6 +13,8 @@ pub(crate) struct SearchPage<'a> {
     pub(crate) api: String,
     pub(crate) search_action: String,
     pub(crate) networks: &'a [String],
+    /// When the snapshot's probe began; `None`: not probed, no `answered_402` box.
+    pub(crate) probed: Option<String>,
 }
 
 pub(crate) fn search_page<'a>(cx: &'a SnapshotContext) -> SearchPage<'a> {
@@ -21,5 +23,6 @@ pub(crate) fn search_page<'a>(cx: &'a SnapshotContext) -> SearchPage<'a> {
         api: cx.href(names::API_DIR),
         search_action: cx.href(names::SEARCH_DIR),
         networks: &cx.networks,
+        probed: super::probe::probed(cx.probe),
     }
 }
