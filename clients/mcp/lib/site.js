@@ -169,7 +169,7 @@ export function createSite({ site, date = 'latest', cacheDir = null, apiVersions
         } else if (e instanceof Missing) {
           throw new Unavailable(`no snapshot list at ${url} (HTTP 404): ${root.href} is not an x402dir site`, fixSite);
         } else {
-          throw new Unavailable(`could not read the snapshot list ${url} (${e.message})`, fixSite);
+          throw new Unavailable(`could not read the snapshot list ${url} (${e.message.replace(`${url}: `, '')})`, fixSite);
         }
       } finally {
         latestRead = null;
