@@ -102,8 +102,12 @@ impl Stdio2 {
 }
 
 fn rust_server() -> Stdio2 {
+    rust_server_of(SNAPSHOT)
+}
+
+fn rust_server_of(snapshot: &str) -> Stdio2 {
     let mut command = Command::new(env!("CARGO_BIN_EXE_x402dir"));
-    command.args(["mcp", "--snapshot", SNAPSHOT]).current_dir(repo_root());
+    command.args(["mcp", "--snapshot", snapshot]).current_dir(repo_root());
     Stdio2::start(command)
 }
 
@@ -382,6 +386,28 @@ fn npm_server_answers_as_the_rust_server_does() {
         )
         .as_bytes(),
     );
+}
+
+/// `--date` pins a snapshot other than the default (here the partial 2026-08-20, which has
+/// usage counters): the same answers as `x402dir mcp` over that snapshot's file.
+#[test]
+fn npm_server_pinned_to_a_date_answers_from_it() {
+    if !ready() {
+        return;
+    }
+    let (_serve, url) = serve(built_site());
+    let mut rust = rust_server_of("content/snapshots/2026-08-20.json");
+    let mut npm = npm_server(&["--site", &url, "--date", "2026-08-20"]);
+    let mut answered = 0;
+    for line in requests(80) {
+        let (expected, got) = (normalised(rust.ask(&line)), normalised(npm.ask(&line)));
+        assert!(expected == got, "{line}\n first difference at {}", first_difference(&expected, &got, ""));
+        if let Some(date) = got["result"]["structuredContent"]["meta"]["snapshot"]["date"].as_str() {
+            assert_eq!(date, "2026-08-20");
+            answered += 1;
+        }
+    }
+    assert!(answered >= 20, "{answered} answers compared");
 }
 
 fn tool_error(response: &Value) -> Value {
