@@ -25,6 +25,7 @@ mod js_suites;
 mod layers;
 mod links;
 mod mcp;
+mod mcp_npm;
 mod mcp_sdks;
 mod method_rules;
 mod netlify;

@@ -15,22 +15,33 @@ use crate::common::prerequisites::{self, Need, PYTHON_MCP_INSTALL};
 use crate::common::repo_root;
 
 const SNAPSHOT: &str = "content/snapshots/2025-12-31.json";
-const MODERN: &str = "2026-07-28";
+pub(crate) const MODERN: &str = "2026-07-28";
 
 /// What a mode should have negotiated, and how its text content reads.
-struct Expect {
-    version: &'static str,
+pub(crate) struct Expect {
+    pub(crate) version: &'static str,
     /// The server's name, when the SDK reports one in this mode (the Python SDK's modern
     /// pin adopts a discover result of its own making, which names no server).
-    server_name: Option<&'static str>,
+    pub(crate) server_name: Option<&'static str>,
     /// 2025-03-26 has no structured content: there the text is the envelope itself.
-    text_is_envelope: bool,
+    pub(crate) text_is_envelope: bool,
 }
 
-const HANDSHAKE: Expect = Expect { version: "2025-11-25", server_name: Some("x402dir"), text_is_envelope: false };
+pub(crate) const HANDSHAKE: Expect =
+    Expect { version: "2025-11-25", server_name: Some("x402dir"), text_is_envelope: false };
 
 fn run_client(program: &std::path::Path, args: &[&str]) -> Value {
-    let out = Command::new(program)
+    run_client_against(program, args, None)
+}
+
+/// A client script's report; `server`, when given, is the command (and arguments) it
+/// starts in place of `x402dir mcp` (X402DIR_MCP_SERVER, tests/mcp/exercise.mjs).
+pub(crate) fn run_client_against(program: &std::path::Path, args: &[&str], server: Option<&[String]>) -> Value {
+    let mut command = Command::new(program);
+    if let Some(server) = server {
+        command.env("X402DIR_MCP_SERVER", serde_json::to_string(server).unwrap());
+    }
+    let out = command
         .args(args)
         .args([env!("CARGO_BIN_EXE_x402dir"), SNAPSHOT])
         .current_dir(repo_root())
@@ -105,7 +116,7 @@ fn tool_error(report: &Value, call: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{call}: text is not JSON ({e}): {text}"))
 }
 
-fn check(label: &str, report: &Value, expect: &Expect) {
+pub(crate) fn check(label: &str, report: &Value, expect: &Expect) {
     assert_eq!(report["protocolVersion"], expect.version, "{label}: negotiated version");
     assert_eq!(report["serverName"], json!(expect.server_name), "{label}: server name");
 

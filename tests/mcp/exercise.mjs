@@ -32,6 +32,13 @@ export async function exercise(client) {
   return report;
 }
 
+// X402DIR_MCP_SERVER, a JSON list (command, then arguments), starts another server in its
+// place: the npm package x402dir-mcp (tests/it/mcp_npm.rs).
 export function serverParams(binary, snapshot) {
+  const other = process.env.X402DIR_MCP_SERVER;
+  if (other) {
+    const [command, ...args] = JSON.parse(other);
+    return { command, args };
+  }
   return { command: binary, args: ['mcp', '--snapshot', snapshot] };
 }

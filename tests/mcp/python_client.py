@@ -13,6 +13,7 @@ older one is negotiated with the SDK's own session: an `initialize` naming it, t
 
 import asyncio
 import json
+import os
 import pathlib
 import sys
 
@@ -50,6 +51,11 @@ async def exercise(session, protocol_version, server_name):
 
 async def main(mode, binary, snapshot):
     server = StdioServerParameters(command=binary, args=["mcp", "--snapshot", snapshot])
+    # X402DIR_MCP_SERVER, a JSON list (command, then arguments), starts another server in
+    # its place: the npm package x402dir-mcp (tests/it/mcp_npm.rs).
+    if os.environ.get("X402DIR_MCP_SERVER"):
+        command, *args = json.loads(os.environ["X402DIR_MCP_SERVER"])
+        server = StdioServerParameters(command=command, args=args)
     if mode in ("auto", "2026-07-28"):
         async with Client(server, mode=mode) as client:
             info = client.server_info

@@ -470,6 +470,30 @@ fn error_object(e: &Error) -> Value {
     error
 }
 
+/// What a client of the same protocol needs to answer as this server does, as data: the
+/// npm package `x402dir-mcp` (clients/mcp/) reads it from its generated spec.json
+/// (crates/xtask), so its tool, schemas, versions, instructions and limits are these, not
+/// a copy kept by hand.
+pub fn description() -> Value {
+    json!({
+        "server_info": server_info(),
+        "instructions": INSTRUCTIONS,
+        "tool": tool(),
+        "initialize_capabilities": { "tools": { "listChanged": false } },
+        "discover": discover(),
+        "modern_versions": MODERN_VERSIONS,
+        "legacy_versions": LEGACY_VERSIONS,
+        "text_only_version": TEXT_ONLY_VERSION,
+        "version_key": VERSION_KEY,
+        "server_info_key": SERVER_INFO_KEY,
+        "cache_ttl_ms": CACHE_TTL_MS,
+        "summary_rows": SUMMARY_ROWS,
+        "max_query_chars": MAX_QUERY_CHARS,
+        "max_line_bytes": MAX_LINE_BYTES,
+        "quoted_chars": QUOTED_CHARS,
+    })
+}
+
 /// Every revision spoken here, newest first.
 fn supported_versions() -> Vec<&'static str> {
     MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS).copied().collect()

@@ -167,10 +167,15 @@ method's answer ([schema]({explore_schema})).
 - [New since the previous snapshot]({feed}): an Atom feed of the resources \
 ranked in the newest snapshot that the one before did not rank (every snapshot's folder has its own \
 `feed.xml`).
-- MCP: the command-line tool (`x402dir mcp`, from the project's repository) serves the same \
-answers over the Model Context Protocol on stdio, as the tool `find_x402_resource` (query, \
-max_price, network, exclude_testnets, limit, offset): the answer envelope as structured content, \
-with a short text summary.
+- MCP, one line for any agent: `npx -y x402dir-mcp` (npm package x402dir-mcp) is an MCP server \
+on stdio answering from this site ({base_url}/): from its default snapshot ({latest} now; the \
+server reads the default again at most every 10 minutes), or from one date with `--date \
+YYYY-MM-DD`, through that snapshot's own composer. Claude Desktop, Claude Code, Cursor and other \
+clients taking a JSON server entry: `\"x402dir\": {{\"command\":\"npx\",\"args\":[\"-y\",\"x402dir-mcp\"]}}` \
+under `mcpServers`; Codex: `codex mcp add x402dir -- npx -y x402dir-mcp`. Its one tool, \
+`find_x402_resource` (query, max_price, network, exclude_testnets, limit, offset), gives the answer \
+envelope as structured content with a short text summary; `x402dir mcp`, from the project's \
+repository, serves the same answers from a local snapshot.
 - Other snapshots: {older}.
 ",
         older = if older.is_empty() { "none".to_owned() } else { older.join(", ") },
