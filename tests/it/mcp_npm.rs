@@ -20,7 +20,26 @@ use crate::common::prerequisites::{self, Need};
 use crate::common::{repo_root, temp_dir, Rng, TempDir};
 use crate::mcp_sdks::{check, run_client_against, Expect, HANDSHAKE, MODERN};
 
-const SNAPSHOT: &str = "content/snapshots/2025-12-31.json";
+/// The snapshots the two servers' differential answers from: the embedded 2025-12-31 (the
+/// site's default) and 2026-08-20, copied once for every test here with 2025-12-18 before
+/// them (the same history as in content/snapshots), 2025-12-31 with a synthetic probe file
+/// beside it (tests/it/common/probes.rs) so that `answered_402` and each row's `probe` are
+/// compared too.
+fn snapshots() -> &'static [PathBuf; 2] {
+    static SNAPSHOTS: OnceLock<(TempDir, [PathBuf; 2])> = OnceLock::new();
+    &SNAPSHOTS
+        .get_or_init(|| {
+            let dir = temp_dir("mcp-npm-snapshots");
+            let store =
+                |date: &str| crate::common::real_snapshot(date).write_into(&dir.join("snapshots"), false).unwrap();
+            store("2025-12-18");
+            let paths = [store("2025-12-31"), store("2026-08-20")];
+            let index = method::index::Index::read(&paths[0], &method::Method::embedded()).unwrap();
+            crate::common::probes::write_beside(&paths[0], &crate::common::probes::synthetic_probe(&index, 0x35));
+            (dir, paths)
+        })
+        .1
+}
 const SUITE: &str = "npm MCP server tests (clients/mcp)";
 
 fn ready() -> bool {
@@ -37,26 +56,33 @@ impl Drop for Running {
     }
 }
 
-/// A site built by `x402dir build` from two embedded snapshots (the newest complete one,
+/// A site built by `x402dir build` from [`snapshots`] (the newest complete one,
 /// 2025-12-31, is its default; 2026-08-20 is partial), once for every test here.
 fn built_site() -> &'static Path {
     // In a static, never dropped: the next test run removes it (common::temp_dir).
     static SITE: OnceLock<(TempDir, PathBuf)> = OnceLock::new();
-    &SITE
-        .get_or_init(|| {
-            let dir = temp_dir("mcp-npm-site");
-            let out = Command::new(env!("CARGO_BIN_EXE_x402dir"))
-                .args(["build", "--no-lock", "--out"])
-                .arg(dir.join("public"))
-                .args(["--snapshot", SNAPSHOT, "--snapshot", "content/snapshots/2026-08-20.json"])
-                .current_dir(repo_root())
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "build: {}", String::from_utf8_lossy(&out.stderr));
-            let public = dir.join("public");
-            (dir, public)
-        })
-        .1
+    &SITE.get_or_init(|| build_site("mcp-npm-site", snapshots())).1
+}
+
+/// The same two dates built from content/snapshots as they are (not probed): what the
+/// official SDKs' checks compare with `x402dir query`'s answers from the repository.
+fn repository_site() -> &'static Path {
+    static SITE: OnceLock<(TempDir, PathBuf)> = OnceLock::new();
+    let stored = ["2025-12-31", "2026-08-20"].map(|d| repo_root().join(format!("content/snapshots/{d}.json")));
+    &SITE.get_or_init(|| build_site("mcp-npm-repository-site", &stored)).1
+}
+
+fn build_site(name: &str, snapshots: &[PathBuf]) -> (TempDir, PathBuf) {
+    let dir = temp_dir(name);
+    let mut build = Command::new(env!("CARGO_BIN_EXE_x402dir"));
+    build.args(["build", "--no-lock", "--out"]).arg(dir.join("public"));
+    for s in snapshots {
+        build.arg("--snapshot").arg(s);
+    }
+    let out = build.current_dir(repo_root()).output().unwrap();
+    assert!(out.status.success(), "build: {}", String::from_utf8_lossy(&out.stderr));
+    let public = dir.join("public");
+    (dir, public)
 }
 
 /// `x402dir serve --dir dir` on a free port, and its address.
@@ -102,12 +128,12 @@ impl Stdio2 {
 }
 
 fn rust_server() -> Stdio2 {
-    rust_server_of(SNAPSHOT)
+    rust_server_of(&snapshots()[0])
 }
 
-fn rust_server_of(snapshot: &str) -> Stdio2 {
+fn rust_server_of(snapshot: &Path) -> Stdio2 {
     let mut command = Command::new(env!("CARGO_BIN_EXE_x402dir"));
-    command.args(["mcp", "--snapshot", snapshot]).current_dir(repo_root());
+    command.args(["mcp", "--snapshot"]).arg(snapshot).current_dir(repo_root());
     Stdio2::start(command)
 }
 
@@ -241,6 +267,7 @@ fn arguments(rng: &mut Rng) -> Value {
         ("max_price", &price[..], 3),
         ("network", &network[..], 3),
         ("exclude_testnets", &testnets[..], 4),
+        ("answered_402", &testnets[..], 4),
         ("limit", &limit[..], 2),
         ("offset", &offset[..], 3),
     ] {
@@ -292,6 +319,13 @@ fn requests(n: usize) -> Vec<String> {
             _ => {}
         }
         out.push(request(100 + i as u64, "tools/call", params));
+    }
+    // The probe's filter with words that find something (a probed default snapshot keeps
+    // what answered 402; the pinned 2026-08-20 was not probed and refuses it).
+    for (i, query) in ["", "api", "weather", "token price", "image", "data", "ai agent", "search"].iter().enumerate() {
+        let arguments = json!({"query": query, "answered_402": true, "limit": 20, "offset": i % 3});
+        let params = json!({"name": "find_x402_resource", "arguments": arguments, "_meta": meta(MODERN)});
+        out.push(request(100 + (n + i) as u64, "tools/call", params));
     }
     out
 }
@@ -349,7 +383,7 @@ fn npm_server_answers_as_the_rust_server_does() {
     let mut rust = rust_server();
     let mut npm = npm_server(&["--site", &url]);
     let lines = requests(300);
-    let (mut compared, mut answers, mut errors) = (0, 0, 0);
+    let (mut compared, mut answers, mut errors, mut answered_402) = (0, 0, 0, 0);
     let mut timings = Vec::new();
     for line in &lines {
         let expected = normalised(rust.ask(line));
@@ -360,6 +394,10 @@ fn npm_server_answers_as_the_rust_server_does() {
         }
         assert!(expected == got, "{line}\n first difference at {}", first_difference(&expected, &got, ""));
         compared += 1;
+        let envelope = &expected["result"]["structuredContent"];
+        if envelope["meta"]["query"]["filters"]["answered_402"] == true && envelope["meta"]["returned"] != 0 {
+            answered_402 += 1;
+        }
         match expected["result"]["isError"].as_bool() {
             Some(false) => answers += 1,
             Some(true) => errors += 1,
@@ -374,8 +412,8 @@ fn npm_server_answers_as_the_rust_server_does() {
         assert_eq!(b["id"], Value::Null, "{line}");
     }
     assert!(
-        compared >= 300 && answers >= 60 && errors >= 40,
-        "{compared} compared, {answers} answers, {errors} tool errors"
+        compared >= 300 && answers >= 60 && errors >= 40 && answered_402 >= 5,
+        "{compared} compared, {answers} answers, {errors} tool errors, {answered_402} answered_402 answers with rows"
     );
     let warm: Duration = timings.iter().sum::<Duration>() / timings.len() as u32;
     let slowest = timings.iter().max().unwrap();
@@ -396,7 +434,7 @@ fn npm_server_pinned_to_a_date_answers_from_it() {
         return;
     }
     let (_serve, url) = serve(built_site());
-    let mut rust = rust_server_of("content/snapshots/2026-08-20.json");
+    let mut rust = rust_server_of(&snapshots()[1]);
     let mut npm = npm_server(&["--site", &url, "--date", "2026-08-20"]);
     let mut answered = 0;
     for line in requests(80) {
@@ -566,7 +604,7 @@ fn packed_package_installs_offline_and_answers_the_official_sdks() {
     let installed = install("empty", true).join("node_modules/.bin/x402dir-mcp");
     assert!(installed.exists(), "the package's bin is installed");
 
-    let (_serve, url) = serve(built_site());
+    let (_serve, url) = serve(repository_site());
     let server = [installed.to_string_lossy().into_owned(), "--site".into(), url];
     let python = prerequisites::python_mcp().expect("checked by prerequisites::ready");
     let client = |program: &Path, args: &[&str]| run_client_against(program, args, Some(&server));

@@ -127,7 +127,11 @@ pub(crate) fn check(label: &str, report: &Value, expect: &Expect) {
     assert_eq!(tool["name"], "find_x402_resource", "{label}");
     let properties: Vec<&str> =
         tool["inputSchema"]["properties"].as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(properties, ["query", "max_price", "network", "exclude_testnets", "limit", "offset"], "{label}");
+    assert_eq!(
+        properties,
+        ["query", "max_price", "network", "exclude_testnets", "answered_402", "limit", "offset"],
+        "{label}"
+    );
     let mut lists = Vec::new();
     type_lists(&tool["inputSchema"], "", &mut lists);
     assert!(lists.is_empty(), "{label}: type lists in the input schema at {lists:?}");
