@@ -728,7 +728,7 @@ async function answer(fetchJson, text, given) {
   const manifest = await loadManifest(fetchJson);
   // The answer states the filters as applied: the network as the CAIP-2 id it names.
   const filters = { ...given, network: given.network === null ? null : resolveFilterNetwork(manifest, given.network) };
-  if (filters.answered_402 && manifest.snapshot.probed === null) {
+  if (filters.answered_402 && !manifest.snapshot.probed) {
     // Rust's FilterError::NotProbed: no probe, so no listing's live 402 is known.
     const error = new Error(fill(FILTER_ERRORS.not_probed, "date", manifest.snapshot.date));
     error.code = "INVALID_FILTER";

@@ -148,7 +148,7 @@ describe("parseFilters", () => {
   const invalid = (field) => (e) => e.code === "INVALID_FILTER" && e.field === field;
 
   test("defaults", () => {
-    const none = { max_price: null, network: null, exclude_testnets: false, limit: 10, offset: 0 };
+    const none = { max_price: null, network: null, exclude_testnets: false, answered_402: false, limit: 10, offset: 0 };
     assert.deepEqual(parseFilters({}), none);
     assert.deepEqual(parseFilters({ max_price: null, network: undefined, limit: null, offset: null }), none);
   });
@@ -568,6 +568,19 @@ describe("query", () => {
     assert.match(mainnet.meta.query.rule, /; accepts payment on a network that is not a test network; /);
   });
 
+  test("answered_402 asked of a snapshot not probed is an INVALID_FILTER naming its date", async () => {
+    await assert.rejects(query(fakeApi(), "weather", { answered_402: true }), (e) => {
+      assert.equal(e.code, "INVALID_FILTER");
+      assert.equal(e.field, "answered_402");
+      assert.match(e.message, /^answered_402 needs a probed snapshot: the snapshot of 2025-12-31 was not probed/);
+      return true;
+    });
+    // Off, it is stated and changes nothing.
+    const off = await query(fakeApi(), "weather", { answered_402: false, limit: "50" });
+    assert.equal(off.meta.query.filters.answered_402, false);
+    assert.deepEqual(ids(off), [0, 2, 3, 1, 4]);
+  });
+
   test("offset reads the next page of the same order", async () => {
     const all = await query(fakeApi(), "weather", { limit: "50" });
     const page = await query(fakeApi(), "weather", { limit: "2", offset: "2" });
@@ -624,7 +637,7 @@ describe("query", () => {
         token_list_empty: false,
         dropped_short: [],
         dropped_over_limit: [],
-        filters: { max_price: "1", network: "eip155:8453", exclude_testnets: false, limit: 5, offset: 0 },
+        filters: { max_price: "1", network: "eip155:8453", exclude_testnets: false, answered_402: false, limit: 5, offset: 0 },
         rule:
           'every token ("forecast") must occur as a whole word in the description, service name, URL or tags; ' +
           "no stemming, synonyms or partial words; lowest USD-stablecoin price at most 1 per call; " +
