@@ -618,3 +618,77 @@ fn a_silent_host_is_asked_no_more_after_its_budget_of_timeouts() {
     assert!(took < Duration::from_secs(4), "{took:?}");
     assert_eq!(Probe::read(&dir.join("probe.json")).unwrap(), probe);
 }
+
+/// Memory stays bounded whatever the peers send: `x402dir probe` over 1,200 resources on
+/// 40 hosts that each send an endless 402 body, an endless 200 body or an endless head,
+/// is measured against the same walk over peers that answer a small 402 at once. Each of
+/// the 32 connections may hold at most a body's cap and a head's cap, so the hostile walk
+/// may use at most three times that much more: the HTTP client's read buffer grows by
+/// doubling (up to twice the head's cap), and the allocator keeps freed buffers a while.
+/// Every peer sends without end, so a walk that read any answer whole would pass it.
+#[test]
+fn memory_stays_bounded_whatever_the_peers_send() {
+    use crate::common::memory;
+    const HOSTS: usize = 40;
+    const PER_HOST: usize = 30;
+    let walk = |name: &str, hostile: bool| {
+        let peers: Vec<Peer> = (0..HOSTS)
+            .map(|h| match (hostile, h % 3) {
+                (false, _) => Peer::start("127.0.0.1", |seen, s| {
+                    let url = seen.line.split_whitespace().nth(1).unwrap_or("/").to_owned();
+                    answer(s, "402 Payment Required", &[("Content-Type", "application/json")], &v1_body(&url, LISTED_AMOUNT, LISTED));
+                }),
+                (true, 0) => Peer::start("127.0.0.1", |_, s| {
+                    let _ = s.write_all(b"HTTP/1.1 402 Payment Required\r\nContent-Type: application/json\r\n\r\n{\"x402Version\":1,\"error\":\"");
+                    let chunk = vec![b'x'; 16 << 10];
+                    while s.write_all(&chunk).is_ok() {}
+                }),
+                (true, 1) => Peer::start("127.0.0.1", |_, s| {
+                    let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n");
+                    let chunk = vec![b'y'; 16 << 10];
+                    while s.write_all(&chunk).is_ok() {}
+                }),
+                (true, _) => Peer::start("127.0.0.1", |_, s| {
+                    let _ = s.write_all(b"HTTP/1.1 402 Payment Required\r\n");
+                    let line = format!("X-Filler: {}\r\n", "z".repeat(4000));
+                    while s.write_all(line.as_bytes()).is_ok() {}
+                }),
+            })
+            .collect();
+        let items: Vec<Value> =
+            peers.iter().flat_map(|p| (0..PER_HOST).map(|i| listing(&p.url(&format!("/r{i}")), 1, None))).collect();
+        let dir = temp_dir(name);
+        let snapshot = synthetic_snapshot(DATE, items).write_into(&dir.join("snapshots"), false).unwrap();
+        let out = dir.join("probes").join(format!("{DATE}.json"));
+        let run = memory::run(
+            Command::new(memory::x402dir_bin()).arg("probe").arg("--snapshot").arg(&snapshot).arg("--out").arg(&out),
+            memory::WATCHDOG_BYTES,
+            Duration::from_secs(300),
+        );
+        eprintln!("{name}: {}", run.summary());
+        assert!(!run.over_memory && !run.over_time, "{name}: {}", run.summary());
+        assert_eq!(run.status.and_then(|s| s.code()), Some(0), "{name}: {}", run.summary());
+        let probe = Probe::read(&out).unwrap();
+        assert_eq!(probe.results.len(), HOSTS * PER_HOST);
+        (run, probe)
+    };
+    let (quiet, calm) = walk("probe-memory-quiet", false);
+    assert!(calm.results.iter().all(|r| r.outcome == Outcome::Terms), "the quiet peers answer 402 with terms");
+    let (hostile, probe) = walk("probe-memory-hostile", true);
+    // Every hostile answer was cut at a cap, not read whole.
+    let cut = probe.results.iter().filter(|r| r.body_cut).count();
+    let head_refused = probe.results.iter().filter(|r| r.failure == Some(Failure::Other)).count();
+    assert!(cut >= 2 * HOSTS / 3 * PER_HOST - PER_HOST, "{cut} bodies cut");
+    assert!(head_refused >= HOSTS / 3 * PER_HOST - PER_HOST, "{head_refused} heads refused");
+    let limits = Limits::DEFAULT;
+    let per_connection = limits.body_bytes + limits.header_bytes;
+    let bound = quiet.peak + 3 * u64::from(limits.connections) * per_connection;
+    eprintln!(
+        "probe memory: quiet {:.0} MB, hostile {:.0} MB (bound {:.0} MB: quiet + 3 × 32 connections × {} KB)",
+        quiet.peak_mb(),
+        hostile.peak_mb(),
+        bound as f64 / f64::from(1 << 20),
+        per_connection >> 10
+    );
+    assert!(hostile.peak <= bound, "hostile {} against quiet {}", hostile.summary(), quiet.summary());
+}
