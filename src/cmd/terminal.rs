@@ -68,10 +68,22 @@ pub fn render(answer: &Answer) -> String {
                 printable(r.listing.resource)
             );
             write_description(&mut out, &r.listing);
+            write_probe(&mut out, &r.listing);
         }
     }
     write_limits(&mut out, &m.limits);
     out
+}
+
+/// What the snapshot's probe saw of the listing, under its description, when it was
+/// probed (content/method.md#probe). A live 402's values are foreign text too.
+fn write_probe(out: &mut String, listing: &Listing) {
+    if let Some(seen) = &listing.probe {
+        let _ = writeln!(out, "{:>3}  {}", "", printable(&seen.0.in_words()));
+        for difference in seen.0.differences_in_words() {
+            let _ = writeln!(out, "{:>3}    {}", "", printable(&difference));
+        }
+    }
 }
 
 /// The listing's description (or why there is none) under its row.

@@ -219,3 +219,46 @@ fn synth_writes_a_marked_reproducible_snapshot_and_never_among_the_real_ones() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("among the real ones"), "{}", stderr(&o));
 }
+
+/// A probed snapshot: each row says under its description what the probe saw and, for a
+/// live 402 that asks otherwise, both terms, with the live answer's text made printable
+/// (a live 402 is foreign text: its payTo may carry escape sequences).
+#[test]
+fn terminal_rows_say_what_the_probe_saw() {
+    use method::probe::{Live, Offered, Outcome};
+    let dir = temp_dir("cli-probed");
+    let snapshot = crate::common::real_snapshot("2025-12-31").write_into(&dir.join("snapshots"), false).unwrap();
+    let index = method::index::Index::read(&snapshot, &method::Method::embedded()).unwrap();
+    let mut probe = crate::common::probes::synthetic_probe(&index, 3);
+    let url = "https://api.x402app.org/weather";
+    let r = probe.results.iter_mut().find(|r| r.resource == url).unwrap();
+    (r.outcome, r.status, r.failure, r.ms_to_first_byte, r.x402_version) =
+        (Outcome::Terms, Some(402), None, Some(230), Some(2));
+    r.terms = vec![method::probe::Term {
+        scheme: Some("exact".into()),
+        network: Some("base".into()),
+        asset: Some("0xUSDC".into()),
+        amount: Some("1000".into()),
+        pay_to: Some("0xListed".into()),
+        live: Live::Other,
+        offered: Some(Offered { amount: Some("1000".into()), pay_to: Some("0xLive\u{1b}[2J\u{202e}".into()) }),
+    }];
+    crate::common::probes::write_beside(&snapshot, &probe);
+    let o = x402dir(&["query", "--snapshot", snapshot.to_str().unwrap(), "--limit", "50", "weather"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row = out.lines().position(|l| l.ends_with(url)).unwrap_or_else(|| panic!("{out}"));
+    let lines: Vec<&str> = out.lines().skip(row + 2).take(2).map(str::trim).collect();
+    assert_eq!(lines[0], "Probed 2026-12-07 06:31 UTC: answered 402 in 230 ms; its terms differ from the listing's.");
+    assert_eq!(
+        lines[1],
+        "exact on base, asset 0xUSDC: the live 402 asks 1000 atomic units to 0xLive\u{fffd}[2J\u{fffd}; the listing says \
+         1000 atomic units to 0xListed"
+    );
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{202e}'));
+    // Every row of a probed snapshot says it; a snapshot not probed says nothing of it.
+    let shown: usize = out.lines().find_map(|l| l.split("showing ").nth(1)).unwrap().trim().parse().unwrap();
+    assert_eq!(out.lines().filter(|l| l.trim_start().starts_with("Probed 2026-12-07")).count(), shown);
+    let plain = stdout(&x402dir(&["query", "--snapshot", "content/snapshots/2025-12-31.json", "weather"]));
+    assert!(!plain.contains("Probed"));
+}

@@ -233,6 +233,18 @@ pub struct Summary {
 }
 
 impl ProbeResult {
+    /// What came back, in the words every surface says it (a resource page, the command
+    /// line): "Probed 2026-12-07 06:31 UTC: answered 402 in 230 ms; terms as listed."
+    pub fn in_words(&self) -> String {
+        format!("Probed {}: {}.", when(&self.at), answered(self))
+    }
+
+    /// Each listed term the live 402 offered otherwise or not at all, in words, with both
+    /// amounts and addresses.
+    pub fn differences_in_words(&self) -> Vec<String> {
+        self.terms.iter().filter(|t| t.live != Live::Same).map(difference).collect()
+    }
+
     /// Whether a readable 402 offered every listed term as listed.
     pub fn terms_as_listed(&self) -> bool {
         self.outcome == Outcome::Terms && self.terms.iter().all(|t| t.live == Live::Same)
@@ -430,6 +442,65 @@ pub fn read_beside(snapshot: &Path, date: &str) -> Result<Option<Probe>, Error> 
         return Err(Error::input(&path, format!("probes the snapshot of {}, not {date}", probe.snapshot)));
     }
     Ok(Some(probe))
+}
+
+// What a probe result says, in words (content/method.md#probe).
+
+/// "2026-12-07 06:31 UTC" from an RFC 3339 UTC time.
+pub fn when(at: &str) -> String {
+    match (at.get(..10), at.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => at.to_owned(),
+    }
+}
+
+fn in_ms(r: &ProbeResult) -> String {
+    r.ms_to_first_byte.map(|ms| format!(" in {ms} ms")).unwrap_or_default()
+}
+
+fn answered(r: &ProbeResult) -> String {
+    let ms = in_ms(r);
+    match r.outcome {
+        Outcome::Terms if r.terms_as_listed() => format!("answered 402{ms}; terms as listed"),
+        Outcome::Terms => format!("answered 402{ms}; its terms differ from the listing's"),
+        Outcome::Unreadable => format!("answered 402{ms}, without payment terms an x402 client can read"),
+        Outcome::OtherStatus => {
+            let status = r.status.map(|s| s.to_string()).unwrap_or_default();
+            format!(
+                "answered HTTP {status}{ms}, not 402{}",
+                r.failure.map(|f| format!(" ({})", failure(f))).unwrap_or_default()
+            )
+        }
+        Outcome::NoAnswer => format!("no answer ({})", r.failure.map(failure).unwrap_or("unknown")),
+    }
+}
+
+fn failure(f: Failure) -> &'static str {
+    match f {
+        Failure::Timeout => "nothing more within the probe's 10 s",
+        Failure::Refused => "connection refused",
+        Failure::Dns => "the host name did not resolve",
+        Failure::Tls => "the TLS handshake failed",
+        Failure::Reset => "the connection was reset",
+        Failure::RedirectElsewhere => "redirected to another host, not followed",
+        Failure::TooManyRedirects => "more redirects than the probe follows",
+        Failure::HostSilent => "not asked",
+        Failure::Other => "an answer the probe could not read",
+    }
+}
+
+fn difference(t: &Term) -> String {
+    let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(not given)".into());
+    let what = format!("{} on {}, asset {}", or_unknown(&t.scheme), or_unknown(&t.network), or_unknown(&t.asset));
+    let listed = format!("{} atomic units to {}", or_unknown(&t.amount), or_unknown(&t.pay_to));
+    match (&t.live, &t.offered) {
+        (Live::Other, Some(o)) => format!(
+            "{what}: the live 402 asks {} atomic units to {}; the listing says {listed}",
+            or_unknown(&o.amount),
+            or_unknown(&o.pay_to)
+        ),
+        _ => format!("{what}: the live 402 offers no such payment; the listing says {listed}"),
+    }
 }
 
 #[cfg(test)]

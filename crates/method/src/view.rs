@@ -34,7 +34,7 @@ pub struct Listing<'a> {
     pub figures: Figures,
     pub(crate) segments: &'a [String],
     /// What the snapshot's probe saw of it; `None` when the snapshot was not probed.
-    pub(crate) probe: Option<Seen<'a>>,
+    pub probe: Option<Seen<'a>>,
     pub operator_listing: bool,
     /// The absolute address of the listing's page on the published site.
     pub(crate) page: String,
