@@ -75,6 +75,41 @@ fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopw
 }
 
 #[test]
+fn other_scripts_accents_and_swapped_letters_are_read_before_lookup() {
+    let index = december();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+
+    // A Latin name beside Japanese is a word of its own, and finds the QR listings.
+    let e = ask("QRコード作成");
+    assert_eq!(e["meta"]["query"]["words"], serde_json::json!(["qr", "コード作成"]));
+    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!(["qr"]));
+    let rows = e["data"].as_array().unwrap();
+    assert!(rows.iter().take(2).all(|r| mentions(r, "qr")), "{rows:#?}");
+
+    // An accented word no listing spells so: its folded form, when a listing has it...
+    let e = ask("clubes de pádel");
+    assert!(e["meta"]["query"]["near_spellings"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!({"word": "pádel", "read_as": "padel"})));
+    // ...else the folded form's translation ("dolar" is in the table, "dólar" is not).
+    assert_eq!(Translations::embedded().get("dólar"), None);
+    assert_eq!(Translations::embedded().get("dolar"), Some("dollar"));
+    let e = ask("dólar");
+    assert_eq!(e["meta"]["query"]["translations"], serde_json::json!([{"word": "dólar", "read_as": "dollar"}]));
+
+    // One swap in a word of five letters shares few triples, yet is read as the word
+    // meant; "algo" (four letters, Spanish) is not read as "also".
+    let e = ask("phnoe numbr validation");
+    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!(["phone", "number", "validation"]));
+    let e = ask("algo");
+    assert_eq!(e["meta"]["query"]["near_spellings"], serde_json::json!([]));
+}
+
+#[test]
 fn a_paraphrase_finds_what_the_method_cannot() {
     let index = december();
     let method = Method::embedded();

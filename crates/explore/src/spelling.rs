@@ -19,6 +19,13 @@ pub const MIN_CHARS: usize = 4;
 pub(crate) const MIN_CANDIDATE_CHARS: usize = 3;
 /// The Dice coefficient a near spelling needs, as a fraction: at least 1/2.
 pub const MIN_DICE: (u64, u64) = (1, 2);
+/// A word at most this many edits away is offered whatever its Dice coefficient (since
+/// explore 2.4.0): a swap or a slip in a short word ("phnoe", "emial", "domian") breaks
+/// most of its triples, though it is one edit from the word meant.
+pub const ANY_DICE_EDITS: usize = 1;
+/// ... for a query word of at least this many characters: a short word one edit from
+/// another is as often a word of another language ("algo", "pero") as a slip.
+pub const ANY_DICE_MIN_CHARS: usize = 5;
 
 /// Accented Latin letters folded to their base letters before comparing.
 pub const FOLD: &[(char, &str)] = &[
@@ -224,11 +231,11 @@ pub(crate) fn nearest<'a>(word: &str, words_with: impl Fn(&str) -> Option<Vec<(&
     for (w, (c, documents)) in shared {
         let b = triples(w).len() as u64;
         let (num, den) = (2 * c, a + b);
-        // num / den >= MIN_DICE
-        if num * MIN_DICE.1 < den * MIN_DICE.0 {
+        let edits = edits(&folded, &fold(w).chars().collect::<Vec<_>>());
+        // num / den >= MIN_DICE, or at most ANY_DICE_EDITS away
+        if num * MIN_DICE.1 < den * MIN_DICE.0 && (edits > ANY_DICE_EDITS || folded.len() < ANY_DICE_MIN_CHARS) {
             continue;
         }
-        let edits = edits(&folded, &fold(w).chars().collect::<Vec<_>>());
         let candidate = Candidate { word: w, edits, documents, num, den };
         if best.as_ref().is_none_or(|b| candidate.before(b)) {
             best = Some(candidate);

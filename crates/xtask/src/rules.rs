@@ -11,7 +11,7 @@
 
 use serde_json::{json, Value};
 
-use explore::{bm25, reading, spelling, EXPLORE_VERSION};
+use explore::{bm25, reading, spelling, words, EXPLORE_VERSION};
 use method::answer::{
     RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK, RULE_NO_TOKENS,
     RULE_ORDER, RULE_TOKENS,
@@ -99,7 +99,14 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("EXPLORE_READ_CHEAPEST", json!(reading::READ_CHEAPEST), "explore::reading::READ_CHEAPEST"),
         ("SPELLING_MIN_CHARS", json!(spelling::MIN_CHARS), "explore::spelling::MIN_CHARS"),
         ("SPELLING_MIN_DICE", json!([spelling::MIN_DICE.0, spelling::MIN_DICE.1]), "explore::spelling::MIN_DICE"),
+        ("SPELLING_ANY_DICE_EDITS", json!(spelling::ANY_DICE_EDITS), "explore::spelling::ANY_DICE_EDITS"),
+        ("SPELLING_ANY_DICE_MIN_CHARS", json!(spelling::ANY_DICE_MIN_CHARS), "explore::spelling::ANY_DICE_MIN_CHARS"),
         ("SPELLING_FOLD", json!(fold_table()), "explore::spelling::FOLD"),
+        (
+            "EXPLORE_UNSPACED_SCRIPTS",
+            json!(words::UNSPACED_SCRIPTS.iter().map(|&(lo, hi)| [lo, hi]).collect::<Vec<_>>()),
+            "explore::words::UNSPACED_SCRIPTS",
+        ),
     ]
 }
 
