@@ -64,8 +64,11 @@ import {
   SPELLING_FOLD,
   EXPLORE_UNSPACED_SCRIPTS,
 } from "./rules.js";
+import { EXPLORE_FUNCTION_WORDS } from "./function-words.js";
 
 export { EXPLORE_VERSION };
+
+const FUNCTION_WORDS = new Set(EXPLORE_FUNCTION_WORDS.split(" "));
 
 const REBUILD = "rebuild and republish this snapshot's folder (x402dir build)";
 
@@ -103,10 +106,11 @@ export function cutScripts(text) {
   return out;
 }
 
-/** Rust's explore_words: the method's words, less stopwords (from the explore manifest). */
+/** Rust's explore_words: the method's words, less stopwords (from the explore manifest)
+ * and function words of other languages (function-words.js). */
 export function exploreWords(text, stopwords) {
   const stop = new Set(stopwords);
-  const { tokens, ...dropped } = tokeniseExcept(cutScripts(text), (w) => stop.has(w));
+  const { tokens, ...dropped } = tokeniseExcept(cutScripts(text), (w) => stop.has(w) || FUNCTION_WORDS.has(w));
   return { words: tokens, ...dropped };
 }
 

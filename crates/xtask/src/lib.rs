@@ -9,6 +9,10 @@ pub mod rules;
 
 /// Each generated file, by its path from the repository's root, with its text as this
 /// build of the Rust code makes it.
-pub fn generated() -> [(&'static str, String); 2] {
-    [("static/rules.js", rules::rules_module()), ("static/chars.js", chars::chars_module())]
+pub fn generated() -> [(&'static str, String); 3] {
+    [
+        ("static/rules.js", rules::rules_module()),
+        ("static/chars.js", chars::chars_module()),
+        ("static/function-words.js", rules::function_words_module()),
+    ]
 }
