@@ -61,6 +61,8 @@ import {
   SPELLING_MIN_DICE,
   SPELLING_ANY_DICE_EDITS,
   SPELLING_ANY_DICE_MIN_CHARS,
+  SPELLING_EDIT_COST,
+  SPELLING_MAX_WEIGHED_EDITS,
   SPELLING_FOLD,
   EXPLORE_UNSPACED_SCRIPTS,
 } from "./rules.js";
@@ -388,11 +390,16 @@ function nearest(word, wordsWith) {
   return best === null ? null : best.word;
 }
 
-/** Rust's Candidate::before: fewer edits, then more documents, then a greater Dice
- * coefficient (cross-multiplied), then byte order. */
+/** Rust's Candidate::before: the greater documents / SPELLING_EDIT_COST^edits (cross-
+ * multiplied, in BigInt as Rust's u128), then fewer edits, then a greater Dice coefficient
+ * (cross-multiplied), then byte order. */
 function before(x, y) {
+  const weighed = (documents, e) =>
+    BigInt(documents) * BigInt(SPELLING_EDIT_COST) ** BigInt(Math.min(e, SPELLING_MAX_WEIGHED_EDITS));
+  const px = weighed(x.documents, y.edits);
+  const py = weighed(y.documents, x.edits);
+  if (px !== py) return px > py;
   if (x.edits !== y.edits) return x.edits < y.edits;
-  if (x.documents !== y.documents) return x.documents > y.documents;
   const p = x.num * y.den;
   const q = y.num * x.den;
   if (p !== q) return p > q;

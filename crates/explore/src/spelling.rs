@@ -26,6 +26,11 @@ pub const ANY_DICE_EDITS: usize = 1;
 /// ... for a query word of at least this many characters: a short word one edit from
 /// another is as often a word of another language ("algo", "pero") as a slip.
 pub const ANY_DICE_MIN_CHARS: usize = 5;
+/// What an edit costs against word frequency: a candidate one edit further needs this many
+/// times the documents to win (since explore 2.4.0).
+pub const EDIT_COST: u32 = 10;
+/// Edits beyond this many weigh no more (the products stay within 128 bits).
+pub const MAX_WEIGHED_EDITS: usize = 12;
 
 /// Accented Latin letters folded to their base letters before comparing.
 pub const FOLD: &[(char, &str)] = &[
@@ -255,11 +260,18 @@ struct Candidate<'a> {
 }
 
 impl Candidate<'_> {
-    /// Whether this candidate comes before `other`: fewer edits, then more documents, then
-    /// a greater Dice coefficient (compared by cross-multiplying), then byte order.
+    /// Whether this candidate comes before `other` (since 2.4.0): the greater
+    /// `documents / EDIT_COST^edits` (compared by cross-multiplying, as whole numbers),
+    /// then fewer edits, then a greater Dice coefficient (cross-multiplied), then byte
+    /// order. An edit costs a factor of ten in documents: a word two edits away wins over
+    /// one a single edit away only if ten times as many documents contain it.
     fn before(&self, other: &Candidate) -> bool {
         let (x, y) = (self.num * other.den, other.num * self.den);
-        (other.edits, self.documents, x, other.word.as_bytes()) > (self.edits, other.documents, y, self.word.as_bytes())
+        let weighed = |documents: u32, edits: usize| {
+            u128::from(documents) * u128::from(EDIT_COST).pow(edits.min(MAX_WEIGHED_EDITS) as u32)
+        };
+        let (p, q) = (weighed(self.documents, other.edits), weighed(other.documents, self.edits));
+        (p, other.edits, x, other.word.as_bytes()) > (q, self.edits, y, self.word.as_bytes())
     }
 }
 
@@ -310,12 +322,16 @@ mod tests {
     }
 
     #[test]
-    fn the_edit_comes_before_the_frequency() {
-        // "generator" is commoner here, but "generaton" is one edit from both: the
-        // documents decide; "generations" is two edits away, however common.
-        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 500)]);
+    fn an_edit_weighs_ten_times_the_documents() {
+        // "generator" is commoner here, and "generaton" is one edit from both: the
+        // documents decide; "generations", two edits away, needs ten times the documents
+        // of the best word one edit away.
+        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 299)]);
         assert_eq!(s.nearest("generaton"), Some("generator"));
-        let s = spelling(&[("generation", 5), ("generations", 500)]);
+        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 301)]);
+        assert_eq!(s.nearest("generaton"), Some("generations"));
+        // Exactly ten times: a tie in weight, so the fewer edits.
+        let s = spelling(&[("generation", 5), ("generations", 50)]);
         assert_eq!(s.nearest("generaton"), Some("generation"));
         // Equal in edits and documents: the greater Dice coefficient, then byte order.
         // ("weather" shares four of the six triples of "wether", "wetter" three.)

@@ -113,6 +113,8 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
         ("SPELLING_MIN_DICE", json!([spelling::MIN_DICE.0, spelling::MIN_DICE.1]), "explore::spelling::MIN_DICE"),
         ("SPELLING_ANY_DICE_EDITS", json!(spelling::ANY_DICE_EDITS), "explore::spelling::ANY_DICE_EDITS"),
         ("SPELLING_ANY_DICE_MIN_CHARS", json!(spelling::ANY_DICE_MIN_CHARS), "explore::spelling::ANY_DICE_MIN_CHARS"),
+        ("SPELLING_EDIT_COST", json!(spelling::EDIT_COST), "explore::spelling::EDIT_COST"),
+        ("SPELLING_MAX_WEIGHED_EDITS", json!(spelling::MAX_WEIGHED_EDITS), "explore::spelling::MAX_WEIGHED_EDITS"),
         ("SPELLING_FOLD", json!(fold_table()), "explore::spelling::FOLD"),
         (
             "EXPLORE_UNSPACED_SCRIPTS",
