@@ -4,15 +4,16 @@
 // the method's search for the same words (same page weight budget, same server), and
 // what a client would fetch to rank explore with no sharding and no inverted file (every
 // explore file of the snapshot, gzip).
-// Usage: node bench/explore.mjs PUBLIC_DIR DATE [N_QUERIES]
+// Usage: node bench/explore.mjs PUBLIC_DIR DATE [N_QUERIES] [golden|multilingual]
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer, cspFromNetlifyToml } from "../tests/e2e/serve.mjs";
 
-const [publicDir, date, n = "24"] = process.argv.slice(2);
-const golden = JSON.parse(readFileSync(new URL("../content/explore/golden/golden.json", import.meta.url)));
+// A fourth argument, `multilingual`, takes every fourth query of multilingual.json instead.
+const [publicDir, date, n = "24", set = "golden"] = process.argv.slice(2);
+const golden = JSON.parse(readFileSync(new URL(`../content/explore/golden/${set}.json`, import.meta.url)));
 // Every fourth golden query, so each class is represented.
 const queries = golden.queries.filter((_, i) => i % 4 === 0).slice(0, Number(n)).map((q) => q.query);
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -59,10 +59,18 @@ import {
   EXPLORE_READ_CHEAPEST,
   SPELLING_MIN_CHARS,
   SPELLING_MIN_DICE,
+  SPELLING_ANY_DICE_EDITS,
+  SPELLING_ANY_DICE_MIN_CHARS,
+  SPELLING_EDIT_COST,
+  SPELLING_MAX_WEIGHED_EDITS,
   SPELLING_FOLD,
+  EXPLORE_UNSPACED_SCRIPTS,
 } from "./rules.js";
+import { EXPLORE_FUNCTION_WORDS } from "./function-words.js";
 
 export { EXPLORE_VERSION };
+
+const FUNCTION_WORDS = new Set(EXPLORE_FUNCTION_WORDS.split(" "));
 
 const REBUILD = "rebuild and republish this snapshot's folder (x402dir build)";
 
@@ -82,10 +90,29 @@ async function loadExplore(fetchJson) {
   return { manifest, explore };
 }
 
-/** Rust's explore_words: the method's words, less stopwords (from the explore manifest). */
+const unspaced = (ch) => {
+  const c = ch.codePointAt(0);
+  return EXPLORE_UNSPACED_SCRIPTS.some(([lo, hi]) => c >= lo && c <= hi);
+};
+
+/** Rust's words::cut_scripts: a space wherever a script written without spaces meets another. */
+export function cutScripts(text) {
+  let out = "";
+  let last = null;
+  for (const ch of text) {
+    const now = unspaced(ch);
+    if (last !== null && last !== now) out += " ";
+    last = now;
+    out += ch;
+  }
+  return out;
+}
+
+/** Rust's explore_words: the method's words, less stopwords (from the explore manifest)
+ * and function words of other languages (function-words.js). */
 export function exploreWords(text, stopwords) {
   const stop = new Set(stopwords);
-  const { tokens, ...dropped } = tokeniseExcept(text, (w) => stop.has(w));
+  const { tokens, ...dropped } = tokeniseExcept(cutScripts(text), (w) => stop.has(w) || FUNCTION_WORDS.has(w));
   return { words: tokens, ...dropped };
 }
 
@@ -353,18 +380,26 @@ function nearest(word, wordsWith) {
   for (const [w, [c, documents]] of shared) {
     const num = 2 * c;
     const den = a + triples(w).length;
-    if (num * minDen < den * minNum) continue;
-    const candidate = { word: w, edits: edits(folded, Array.from(fold(w))), documents, num, den };
+    const e = edits(folded, Array.from(fold(w)));
+    if (num * minDen < den * minNum && (e > SPELLING_ANY_DICE_EDITS || folded.length < SPELLING_ANY_DICE_MIN_CHARS)) {
+      continue;
+    }
+    const candidate = { word: w, edits: e, documents, num, den };
     if (best === null || before(candidate, best)) best = candidate;
   }
   return best === null ? null : best.word;
 }
 
-/** Rust's Candidate::before: fewer edits, then more documents, then a greater Dice
- * coefficient (cross-multiplied), then byte order. */
+/** Rust's Candidate::before: the greater documents / SPELLING_EDIT_COST^edits (cross-
+ * multiplied, in BigInt as Rust's u128), then fewer edits, then a greater Dice coefficient
+ * (cross-multiplied), then byte order. */
 function before(x, y) {
+  const weighed = (documents, e) =>
+    BigInt(documents) * BigInt(SPELLING_EDIT_COST) ** BigInt(Math.min(e, SPELLING_MAX_WEIGHED_EDITS));
+  const px = weighed(x.documents, y.edits);
+  const py = weighed(y.documents, x.edits);
+  if (px !== py) return px > py;
   if (x.edits !== y.edits) return x.edits < y.edits;
-  if (x.documents !== y.documents) return x.documents > y.documents;
   const p = x.num * y.den;
   const q = y.num * x.den;
   if (p !== q) return p > q;
@@ -571,19 +606,39 @@ async function run(fetchJson, text, limit) {
   const c = reading.constraints;
   const filtered = c.max_price !== null || c.network !== null || c.exclude_testnets;
   const filters = { max_price: c.max_price, network: c.network, exclude_testnets: c.exclude_testnets };
+  // Each word and, when it has accents, the word without them (since 2.4.0).
+  const lookups = [...new Set(words.flatMap((w) => [w, fold(w)]))];
   const [postings, rows, allowed] = await Promise.all([
-    fetchBuckets(fetchJson, explore.terms, words),
-    fetchBuckets(fetchJson, explore.words, words),
+    fetchBuckets(fetchJson, explore.terms, lookups),
+    fetchBuckets(fetchJson, explore.words, lookups),
     filtered ? idsMeetingFilters(fetchJson, manifest, filters) : null,
   ]);
-  // A word with neither postings nor a vector is read as its translation, else as its
-  // near spelling, if any (Rust's Explore::retrieve).
+  // A word with neither postings nor a vector is read as its translation, else as itself
+  // without accents if a listing has that word, else as that word's translation, else as
+  // its near spelling, if any (Rust's Explore::retrieve).
   const known = (w) => postings.get(w) !== null || rows.get(w) !== null;
   const unknown = words.filter((w) => !known(w));
-  const translation = unknown.length === 0 ? new Map() : await fetchBuckets(fetchJson, explore.translations, unknown);
-  const near = await nearSpellings(fetchJson, explore, unknown.filter((w) => translation.get(w) === null));
+  const unknownFolded = unknown.map(fold).filter((f, i) => f !== unknown[i] && postings.get(f) === null);
+  const translation =
+    unknown.length === 0
+      ? new Map()
+      : await fetchBuckets(fetchJson, explore.translations, [...new Set([...unknown, ...unknownFolded])]);
+  const readingOf = (w) => {
+    const own = translation.get(w) ?? null;
+    if (own !== null) return { english: own };
+    const f = fold(w);
+    if (f === w) return null;
+    if (postings.get(f) !== null) return { folded: f };
+    const english = translation.get(f) ?? null;
+    return english === null ? null : { english };
+  };
+  const readings = new Map(unknown.map((w) => [w, readingOf(w)]));
+  const near = await nearSpellings(fetchJson, explore, unknown.filter((w) => readings.get(w) === null));
   const stopwords = new Set(explore.stopwords);
-  const readAsOf = (w) => translation.get(w) ?? near.get(w) ?? null;
+  const readAsOf = (w) => {
+    const r = readings.get(w);
+    return r ? (r.english ?? r.folded) : (near.get(w) ?? null);
+  };
   const extra = [...new Set(unknown.map(readAsOf).filter((w) => w !== null && !stopwords.has(w) && !postings.has(w)))];
   if (extra.length > 0) {
     const [p, r] = await Promise.all([fetchBuckets(fetchJson, explore.terms, extra), fetchBuckets(fetchJson, explore.words, extra)]);
@@ -599,8 +654,12 @@ async function run(fetchJson, text, limit) {
   for (const w of words) {
     let readAs = w;
     if (!known(w)) {
-      const english = translation.get(w) ?? null;
-      if (english !== null) {
+      const reading = readings.get(w);
+      const english = reading?.english ?? null;
+      if (reading?.folded !== undefined) {
+        readAs = reading.folded;
+        nearSpellingsUsed.push({ word: w, read_as: readAs });
+      } else if (english !== null) {
         translationsUsed.push({ word: w, read_as: english });
         // "con" is "with": a function word, left out as one.
         if (stopwords.has(english)) continue;

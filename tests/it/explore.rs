@@ -10,7 +10,7 @@ use explore::answer::explore;
 use explore::eval::{self, Baseline, GoldenSet};
 use explore::translations::Translations;
 use explore::vectors::VectorTable;
-use explore::words::{explore_words, is_stopword};
+use explore::words::{explore_words, is_function_word, is_stopword};
 use explore::Explore;
 use method::answer::answer;
 use method::index::Index;
@@ -35,13 +35,23 @@ fn the_translation_table_pairs_words_explore_reads_with_words_of_the_vector_tabl
     let table = VectorTable::embedded();
     let translations = Translations::embedded();
     assert!(translations.len() > 1000, "{} pairs", translations.len());
+    let mut function_words = 0;
     for (word, read_as) in translations.iter() {
         // Looked up only for a word with no vector, so a word with one would be dead weight.
         assert!(table.get(word).is_none(), "{word} has a vector");
         assert!(table.get(read_as).is_some(), "{word} is read as {read_as}, which has no vector");
-        // A key is one word as explore cuts a query, or it could never be looked up.
-        assert_eq!(explore_words(word).words, [word], "{word} is not a word explore reads");
+        // A key is one word as explore cuts a query, or it could never be looked up; since
+        // 2.4.0 a key that is a function word of another language ("und") is left out of a
+        // need before any lookup, as a stopword is.
+        let w = explore_words(word);
+        if is_function_word(word) {
+            function_words += 1;
+            assert_eq!(w.dropped_stopwords, [word]);
+        } else {
+            assert_eq!(w.words, [word], "{word} is not a word explore reads");
+        }
     }
+    assert!(function_words < translations.len() / 10, "{function_words} keys are function words");
 }
 
 #[test]
@@ -72,6 +82,41 @@ fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopw
     assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!([]));
     assert_eq!(e["meta"]["query"]["not_understood"], serde_json::json!([]));
     assert_eq!(e["data"], serde_json::json!([]));
+}
+
+#[test]
+fn other_scripts_accents_and_swapped_letters_are_read_before_lookup() {
+    let index = december();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+
+    // A Latin name beside Japanese is a word of its own, and finds the QR listings.
+    let e = ask("QRコード作成");
+    assert_eq!(e["meta"]["query"]["words"], serde_json::json!(["qr", "コード作成"]));
+    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!(["qr"]));
+    let rows = e["data"].as_array().unwrap();
+    assert!(rows.iter().take(2).all(|r| mentions(r, "qr")), "{rows:#?}");
+
+    // An accented word no listing spells so: its folded form, when a listing has it...
+    let e = ask("clubes de pádel");
+    assert!(e["meta"]["query"]["near_spellings"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!({"word": "pádel", "read_as": "padel"})));
+    // ...else the folded form's translation ("dolar" is in the table, "dólar" is not).
+    assert_eq!(Translations::embedded().get("dólar"), None);
+    assert_eq!(Translations::embedded().get("dolar"), Some("dollar"));
+    let e = ask("dólar");
+    assert_eq!(e["meta"]["query"]["translations"], serde_json::json!([{"word": "dólar", "read_as": "dollar"}]));
+
+    // One swap in a word of five letters shares few triples, yet is read as the word
+    // meant; "algo" (four letters, Spanish) is not read as "also".
+    let e = ask("phnoe numbr validation");
+    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!(["phone", "number", "validation"]));
+    let e = ask("algo");
+    assert_eq!(e["meta"]["query"]["near_spellings"], serde_json::json!([]));
 }
 
 #[test]
@@ -205,14 +250,18 @@ fn the_golden_set_is_well_formed() {
     }
     assert_eq!(
         classes.keys().copied().collect::<Vec<_>>(),
-        ["api-name", "constrained", "exact-term", "format", "language-typo", "paraphrase"]
+        ["api-name", "constrained", "exact-term", "format", "language-typo", "multilingual", "paraphrase"]
     );
     assert!(classes.values().all(|&n| n >= 15), "{classes:?}");
+    // The multilingual class is read from its own file, beside golden.json's six.
+    assert_eq!(classes["multilingual"], 66);
+    assert!(golden.queries.iter().any(|q| q.id == "m58" && q.query == "Zufallspasswortgenerator"));
     assert!(golden.queries.iter().any(|q| q.query == "current conditions outdoors"));
     // A label in both lists would be ambiguous: the file format cannot express it, and
     // the loader rejects a file that tries (answers win, so check the raw file).
-    let raw: Value = serde_json::from_str(eval::GOLDEN).unwrap();
-    for q in raw["queries"].as_array().unwrap() {
+    let raws: Vec<Value> =
+        [eval::GOLDEN, eval::MULTILINGUAL].iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+    for q in raws.iter().flat_map(|raw| raw["queries"].as_array().unwrap()) {
         let answers: HashSet<&str> = q["answers"].as_array().unwrap().iter().map(|u| u.as_str().unwrap()).collect();
         assert!(q["partly_answers"].as_array().unwrap().iter().all(|u| !answers.contains(u.as_str().unwrap())));
     }

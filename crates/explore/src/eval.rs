@@ -20,8 +20,12 @@ use method::query::Filters;
 use method::Method;
 
 pub static GOLDEN: &str = include_str!("../../../content/explore/golden/golden.json");
+/// The `multilingual` class (explore 3, issue 34), written blind in its own file and
+/// judged beside golden.json's classes (RULES.md, "The multilingual class").
+pub static MULTILINGUAL: &str = include_str!("../../../content/explore/golden/multilingual.json");
 pub static BASELINE: &str = include_str!("../../../content/explore/golden/baseline.json");
 pub(crate) const GOLDEN_PATH: &str = "content/explore/golden/golden.json";
+pub(crate) const MULTILINGUAL_PATH: &str = "content/explore/golden/multilingual.json";
 pub const BASELINE_PATH: &str = "content/explore/golden/baseline.json";
 
 /// Results judged per query.
@@ -56,6 +60,14 @@ struct GoldenQueryFile {
     query: String,
     #[serde(default)]
     note: String,
+    /// The multilingual class records the query's language and kind of difficulty;
+    /// they are read, not used by any measure.
+    #[serde(default)]
+    #[allow(dead_code)]
+    language: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    kind: Option<String>,
     answers: Vec<String>,
     partly_answers: Vec<String>,
 }
@@ -69,13 +81,27 @@ impl From<GoldenQueryFile> for GoldenQuery {
 }
 
 impl GoldenSet {
+    /// golden.json's queries, then the multilingual class's: one set, judged together.
     pub fn embedded() -> Result<GoldenSet, Error> {
-        GoldenSet::parse(GOLDEN)
+        GoldenSet::parse_files(&[(GOLDEN_PATH, GOLDEN), (MULTILINGUAL_PATH, MULTILINGUAL)])
     }
 
-    pub(crate) fn parse(text: &str) -> Result<GoldenSet, Error> {
-        let set: GoldenSet =
-            serde_json::from_str(text).map_err(|e| Error::content(GOLDEN_PATH, e.line(), &e.to_string()))?;
+    /// Several files of queries on one snapshot, in order; ids are unique across them.
+    pub(crate) fn parse_files(files: &[(&str, &str)]) -> Result<GoldenSet, Error> {
+        let mut set: Option<GoldenSet> = None;
+        for (path, text) in files {
+            let part: GoldenSet =
+                serde_json::from_str(text).map_err(|e| Error::content(path, e.line(), &e.to_string()))?;
+            match &mut set {
+                None => set = Some(part),
+                Some(set) if set.snapshot == part.snapshot => set.queries.extend(part.queries),
+                Some(set) => {
+                    let why = format!("labelled on snapshot {}, not {}", part.snapshot, set.snapshot);
+                    return Err(Error::content(path, 0, &why));
+                }
+            }
+        }
+        let set = set.ok_or_else(|| Error::content(GOLDEN_PATH, 0, "no golden file"))?;
         let mut ids = std::collections::HashSet::new();
         for q in &set.queries {
             if q.relevant.is_empty() {

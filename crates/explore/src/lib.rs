@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.3.1";
+pub const EXPLORE_VERSION: &str = "2.4.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -115,13 +115,25 @@ impl Explore {
         let mut translated = Vec::new();
         let mut not_understood = Vec::new();
         let translations = translations::Translations::embedded();
+        let known = |w: &str| self.bm25.postings.contains_key(w) || table.get(w).is_some();
         for w in &tokens.words {
             // A word with a vector keeps its meaning for the dense side: a translation,
             // then a near spelling, is sought only for a word with neither postings nor a
-            // vector (content/explore.md#translations).
-            let read_as = if self.bm25.postings.contains_key(w) || table.get(w).is_some() {
+            // vector (content/explore.md#translations). Since 2.4.0 a word with accents
+            // is then sought without them: as a word of the listings ("pádel" as
+            // "padel"), else by its translation ("dólar" as "dolar", "dollar").
+            let folded = spelling::fold(w);
+            let accented = folded != *w;
+            let listed = |f: &str| self.bm25.postings.contains_key(f);
+            let english = translations
+                .get(w)
+                .or_else(|| (accented && !listed(&folded)).then(|| translations.get(&folded)).flatten());
+            let read_as = if known(w) {
                 w.clone()
-            } else if let Some(english) = translations.get(w) {
+            } else if translations.get(w).is_none() && accented && listed(&folded) {
+                near_spellings.push((w.clone(), folded.clone()));
+                folded
+            } else if let Some(english) = english {
                 translated.push((w.clone(), english.to_owned()));
                 if words::is_stopword(english) {
                     // "con" is "with": a function word, left out as one.

@@ -19,6 +19,18 @@ pub const MIN_CHARS: usize = 4;
 pub(crate) const MIN_CANDIDATE_CHARS: usize = 3;
 /// The Dice coefficient a near spelling needs, as a fraction: at least 1/2.
 pub const MIN_DICE: (u64, u64) = (1, 2);
+/// A word at most this many edits away is offered whatever its Dice coefficient (since
+/// explore 2.4.0): a swap or a slip in a short word ("phnoe", "emial", "domian") breaks
+/// most of its triples, though it is one edit from the word meant.
+pub const ANY_DICE_EDITS: usize = 1;
+/// ... for a query word of at least this many characters: a short word one edit from
+/// another is as often a word of another language ("algo", "pero") as a slip.
+pub const ANY_DICE_MIN_CHARS: usize = 5;
+/// What an edit costs against word frequency: a candidate one edit further needs this many
+/// times the documents to win (since explore 2.4.0).
+pub const EDIT_COST: u32 = 10;
+/// Edits beyond this many weigh no more (the products stay within 128 bits).
+pub const MAX_WEIGHED_EDITS: usize = 12;
 
 /// Accented Latin letters folded to their base letters before comparing.
 pub const FOLD: &[(char, &str)] = &[
@@ -224,11 +236,11 @@ pub(crate) fn nearest<'a>(word: &str, words_with: impl Fn(&str) -> Option<Vec<(&
     for (w, (c, documents)) in shared {
         let b = triples(w).len() as u64;
         let (num, den) = (2 * c, a + b);
-        // num / den >= MIN_DICE
-        if num * MIN_DICE.1 < den * MIN_DICE.0 {
+        let edits = edits(&folded, &fold(w).chars().collect::<Vec<_>>());
+        // num / den >= MIN_DICE, or at most ANY_DICE_EDITS away
+        if num * MIN_DICE.1 < den * MIN_DICE.0 && (edits > ANY_DICE_EDITS || folded.len() < ANY_DICE_MIN_CHARS) {
             continue;
         }
-        let edits = edits(&folded, &fold(w).chars().collect::<Vec<_>>());
         let candidate = Candidate { word: w, edits, documents, num, den };
         if best.as_ref().is_none_or(|b| candidate.before(b)) {
             best = Some(candidate);
@@ -248,11 +260,18 @@ struct Candidate<'a> {
 }
 
 impl Candidate<'_> {
-    /// Whether this candidate comes before `other`: fewer edits, then more documents, then
-    /// a greater Dice coefficient (compared by cross-multiplying), then byte order.
+    /// Whether this candidate comes before `other` (since 2.4.0): the greater
+    /// `documents / EDIT_COST^edits` (compared by cross-multiplying, as whole numbers),
+    /// then fewer edits, then a greater Dice coefficient (cross-multiplied), then byte
+    /// order. An edit costs a factor of ten in documents: a word two edits away wins over
+    /// one a single edit away only if ten times as many documents contain it.
     fn before(&self, other: &Candidate) -> bool {
         let (x, y) = (self.num * other.den, other.num * self.den);
-        (other.edits, self.documents, x, other.word.as_bytes()) > (self.edits, other.documents, y, self.word.as_bytes())
+        let weighed = |documents: u32, edits: usize| {
+            u128::from(documents) * u128::from(EDIT_COST).pow(edits.min(MAX_WEIGHED_EDITS) as u32)
+        };
+        let (p, q) = (weighed(self.documents, other.edits), weighed(other.documents, self.edits));
+        (p, other.edits, x, other.word.as_bytes()) > (q, self.edits, y, self.word.as_bytes())
     }
 }
 
@@ -303,12 +322,16 @@ mod tests {
     }
 
     #[test]
-    fn the_edit_comes_before_the_frequency() {
-        // "generator" is commoner here, but "generaton" is one edit from both: the
-        // documents decide; "generations" is two edits away, however common.
-        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 500)]);
+    fn an_edit_weighs_ten_times_the_documents() {
+        // "generator" is commoner here, and "generaton" is one edit from both: the
+        // documents decide; "generations", two edits away, needs ten times the documents
+        // of the best word one edit away.
+        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 299)]);
         assert_eq!(s.nearest("generaton"), Some("generator"));
-        let s = spelling(&[("generation", 5), ("generations", 500)]);
+        let s = spelling(&[("generation", 5), ("generator", 30), ("generations", 301)]);
+        assert_eq!(s.nearest("generaton"), Some("generations"));
+        // Exactly ten times: a tie in weight, so the fewer edits.
+        let s = spelling(&[("generation", 5), ("generations", 50)]);
         assert_eq!(s.nearest("generaton"), Some("generation"));
         // Equal in edits and documents: the greater Dice coefficient, then byte order.
         // ("weather" shares four of the six triples of "wether", "wetter" three.)

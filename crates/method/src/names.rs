@@ -234,6 +234,8 @@ pub const GOLDEN_DIR: &str = "golden/";
 pub const GOLDEN_RULES_FILE: &str = "golden/RULES.md";
 /// The golden set's queries and labels, in explore's method page's folder.
 pub const GOLDEN_SET_FILE: &str = "golden/golden.json";
+/// The multilingual class's queries and labels (explore 3), beside golden.json.
+pub const GOLDEN_MULTILINGUAL_FILE: &str = "golden/multilingual.json";
 
 /// A site-wide address (`/…/`) as a folder relative to the site's root.
 pub fn root_dir(address: &str) -> &str {

@@ -48,6 +48,7 @@ pub(crate) struct EvaluationPage<'a> {
     pub(crate) overlap: String,
     pub(crate) rules: String,
     pub(crate) golden: String,
+    pub(crate) multilingual: String,
     pub(crate) json: String,
 }
 
@@ -99,6 +100,7 @@ pub(crate) fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> Evaluat
         overlap: fixed(e.ivf_overlap10),
         rules: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_RULES_FILE),
         golden: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_SET_FILE),
+        multilingual: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_MULTILINGUAL_FILE),
         json: names::in_snapshot(&c.date, &names::EXPLORE_EVALUATION.file(&[])),
     }
 }

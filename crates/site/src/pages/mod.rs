@@ -47,6 +47,7 @@ const ASSETS: &[(&str, &str)] = &[
     (names::SEARCH_SCRIPT, include_str!("../../../../static/search.js")),
     ("scroll.js", include_str!("../../../../static/scroll.js")),
     ("explore.js", include_str!("../../../../static/explore.js")),
+    ("function-words.js", include_str!("../../../../static/function-words.js")),
     (names::EXPLORE_PAGE_SCRIPT, include_str!("../../../../static/explore-page.js")),
     (names::SNAPSHOT_SCRIPT, include_str!("../../../../static/snapshot.js")),
     (names::COPY_SCRIPT, include_str!("../../../../static/copy.js")),

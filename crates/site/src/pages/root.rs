@@ -215,6 +215,11 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
             vec![
                 item("Labelling rules (RULES.md)", format!("{explore_page}{}", names::GOLDEN_RULES_FILE), None),
                 item("Queries and labels (golden.json)", format!("{explore_page}{}", names::GOLDEN_SET_FILE), None),
+                item(
+                    "The multilingual class's queries and labels (multilingual.json)",
+                    format!("{explore_page}{}", names::GOLDEN_MULTILINGUAL_FILE),
+                    None,
+                ),
             ],
         ),
         (
@@ -268,7 +273,8 @@ fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
     let explore_dir = names::root_dir(&explore_dir);
     output.write(&names::page_file(explore_dir), &html(&markdown::explore_method_page(chrome))?)?;
     output.write(&format!("{explore_dir}{}", names::GOLDEN_RULES_FILE), GOLDEN_RULES.as_bytes())?;
-    output.write(&format!("{explore_dir}{}", names::GOLDEN_SET_FILE), eval::GOLDEN.as_bytes())
+    output.write(&format!("{explore_dir}{}", names::GOLDEN_SET_FILE), eval::GOLDEN.as_bytes())?;
+    output.write(&format!("{explore_dir}{}", names::GOLDEN_MULTILINGUAL_FILE), eval::MULTILINGUAL.as_bytes())
 }
 
 /// The sitemap index (naming every date's sitemaps), the site-wide sitemap,
