@@ -19,7 +19,7 @@ use method::{Method, DISCOVERY_METHOD_VERSION};
 
 /// Snapshots a resource page's history shows, this one included: a year of monthly
 /// snapshots, or a quarter of weekly ones, and a page that stays small.
-pub(crate) const HISTORY_SNAPSHOTS: usize = 12;
+pub const HISTORY_SNAPSHOTS: usize = 12;
 
 /// A resource's two counts in one snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
