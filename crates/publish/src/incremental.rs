@@ -130,16 +130,6 @@ impl Inputs {
     }
 }
 
-/// One built file as recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct FileRecord {
-    size: u64,
-    /// Modification time, nanoseconds since the epoch.
-    mtime: i128,
-    /// The first 128 bits of its SHA-256, in hex (as the lock's sums).
-    sum: String,
-}
-
 /// What a kept folder's record says.
 pub(crate) struct Kept {
     pub(crate) entries: usize,
@@ -156,27 +146,35 @@ fn mtime_of(meta: &fs::Metadata) -> i128 {
     i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec())
 }
 
-/// Every file under `dir`, by path relative to it (`/`-separated); `None` when the
-/// folder holds anything but folders and regular files.
-fn files_under(dir: &Path) -> std::io::Result<Option<Vec<(String, fs::Metadata)>>> {
-    let mut out = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), String::new())];
-    while let Some((d, prefix)) = stack.pop() {
-        for entry in fs::read_dir(&d)? {
-            let entry = entry?;
-            let Some(name) = entry.file_name().to_str().map(str::to_owned) else { return Ok(None) };
-            let rel = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
-            let meta = entry.path().symlink_metadata()?;
-            if meta.is_dir() {
-                stack.push((entry.path(), rel));
-            } else if meta.is_file() {
-                out.push((rel, meta));
-            } else {
-                return Ok(None);
-            }
+/// A file found in a folder: its path within it (`/`-separated), size and time.
+type Found = (String, u64, i128);
+
+/// Every file under `dir`, its folders walked in parallel; `None` when the folder holds
+/// anything but folders and regular files, or a name that is not UTF-8.
+fn files_under(dir: &Path, prefix: &str) -> std::io::Result<Option<Vec<Found>>> {
+    let mut files = Vec::new();
+    let mut folders = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else { return Ok(None) };
+        let rel = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+        // fstatat on the open folder, without following a symbolic link.
+        let meta = entry.metadata()?;
+        if meta.is_dir() {
+            folders.push((entry.path(), rel));
+        } else if meta.is_file() {
+            files.push((rel, meta.len(), mtime_of(&meta)));
+        } else {
+            return Ok(None);
         }
     }
-    Ok(Some(out))
+    let below: Vec<Option<Vec<Found>>> =
+        folders.par_iter().map(|(path, rel)| files_under(path, rel)).collect::<std::io::Result<_>>()?;
+    for more in below {
+        let Some(more) = more else { return Ok(None) };
+        files.extend(more);
+    }
+    Ok(Some(files))
 }
 
 /// The folder of `date` in `out`, when its record names `inputs` and its files are the
@@ -188,33 +186,34 @@ pub(crate) fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
         return None;
     }
     let entries = lines.next()?.strip_prefix("entries ")?.parse().ok()?;
-    let mut recorded = BTreeMap::new();
+    // Path: (size, time, sum), borrowed from the record's text.
+    let mut recorded: HashMap<&str, (u64, i128, &str)> = HashMap::new();
     for line in lines {
         let mut words = line.splitn(4, ' ');
         let (sum, size, mtime, path) = (words.next()?, words.next()?, words.next()?, words.next()?);
-        let file = FileRecord { size: size.parse().ok()?, mtime: mtime.parse().ok()?, sum: sum.to_owned() };
-        recorded.insert(path.to_owned(), file);
+        recorded.insert(path, (size.parse().ok()?, mtime.parse().ok()?, sum));
     }
     let folder = out.join(date);
-    let found = files_under(&folder).ok()??;
+    let found = files_under(&folder, "").ok()??;
     if found.len() != recorded.len() {
         return None;
     }
-    let intact = found.par_iter().all(|(rel, meta)| {
-        let Some(want) = recorded.get(rel) else { return false };
-        if meta.len() != want.size {
-            return false;
-        }
+    let intact = found.par_iter().all(|(rel, size, mtime)| {
+        let Some(&(want_size, want_mtime, sum)) = recorded.get(rel.as_str()) else { return false };
         // Size and time as recorded: as built (git's check of its index). Otherwise
         // the content decides.
-        mtime_of(meta) == want.mtime
-            || fs::read(folder.join(rel)).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)[..16]) == want.sum)
+        *size == want_size
+            && (*mtime == want_mtime
+                || fs::read(folder.join(rel)).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)[..16]) == sum))
     });
     if !intact {
         return None;
     }
-    let sums =
-        recorded.iter().filter(|(p, _)| crate::lock::is_locked(p)).map(|(p, f)| (p.clone(), f.sum.clone())).collect();
+    let sums = recorded
+        .iter()
+        .filter(|(p, _)| crate::lock::is_locked(p))
+        .map(|(p, (_, _, sum))| ((*p).to_owned(), (*sum).to_owned()))
+        .collect();
     Some(Kept { entries, files: recorded.len(), sums })
 }
 
@@ -232,12 +231,12 @@ pub(crate) fn forget(out: &Path, date: &str) -> Result<(), Error> {
 /// files with its size and time as on disk and its digest as written (`sums`).
 pub(crate) fn record(out: &Path, date: &str, inputs: &str, entries: usize, sums: &Sums) -> Result<(), Error> {
     let folder = out.join(date);
-    let found = files_under(&folder).map_err(|e| Error::io(&folder, e))?.unwrap_or_default();
+    let found = files_under(&folder, "").map_err(|e| Error::io(&folder, e))?.unwrap_or_default();
     let mut lines = BTreeMap::new();
-    for (rel, meta) in found {
+    for (rel, size, mtime) in found {
         // A file the build did not write (none should be) leaves the folder unrecorded.
         let Some(sum) = sums.get(&rel) else { return Ok(()) };
-        lines.insert(rel, format!("{sum} {} {}", meta.len(), mtime_of(&meta)));
+        lines.insert(rel, format!("{sum} {size} {mtime}"));
     }
     let mut text = format!("inputs {inputs}\nentries {entries}\n");
     for (rel, line) in lines {
