@@ -45,6 +45,10 @@ pub struct Args {
     /// stored snapshot is locked).
     #[arg(long)]
     locked: bool,
+    /// Render every dated folder again, even one whose inputs have not changed since it
+    /// was built (by default it is kept: docs/deploy.md#incremental-builds).
+    #[arg(long)]
+    rebuild: bool,
 }
 
 /// The corrections log in the lock's folder (content/corrections.json beside
@@ -61,8 +65,19 @@ fn corrections_beside(lock: &Path) -> Result<Option<method::corrections::Correct
 
 pub fn run(args: Args) -> Result<(), Error> {
     // `--all` only says out loud what no --snapshot means.
-    let Args { snapshot: paths, all: _, snapshots_dir, out, timings, max_files, lock, no_lock, republish, locked } =
-        args;
+    let Args {
+        snapshot: paths,
+        all: _,
+        snapshots_dir,
+        out,
+        timings,
+        max_files,
+        lock,
+        no_lock,
+        republish,
+        locked,
+        rebuild,
+    } = args;
     timings::report(timings);
     let default_folder = paths.is_empty() && snapshots_dir == Path::new(snapshot::DEFAULT_DIR);
     let lock = match (lock, no_lock) {
@@ -95,7 +110,13 @@ pub fn run(args: Args) -> Result<(), Error> {
         Some(log) => Method { corrections: log, ..embedded },
         None => embedded,
     };
-    let options = publish::Options { max_files, lock: lock.clone(), policy: Policy { republish, frozen: locked } };
+    let options = publish::Options {
+        max_files,
+        lock: lock.clone(),
+        policy: Policy { republish, frozen: locked },
+        rebuild,
+        code: None,
+    };
     let (built, cleanup) = publish::build_then_clean(&paths, &out, &method, &options)?;
     for b in &built {
         let locked = match &b.lock {
@@ -104,6 +125,10 @@ pub fn run(args: Args) -> Result<(), Error> {
             Some(Verdict::New) => "; added to the lock".to_owned(),
             Some(Verdict::Relocked(why)) => format!("; lock updated: {why}"),
         };
+        if b.kept {
+            println!("kept {} (inputs unchanged): {} resources, {} files{locked}", b.date, b.entries, b.files);
+            continue;
+        }
         println!(
             "built {}: {} resources, {} files in {}{locked}",
             b.date,

@@ -21,6 +21,7 @@ mod fetch;
 mod fuzz_corpus;
 mod history;
 mod import;
+mod incremental;
 mod js_suites;
 mod layers;
 mod links;

@@ -434,7 +434,11 @@ fn a_cap_on_files_refuses_the_snapshot_over_it_and_keeps_the_previous_build() {
     let err = publish::build_with(paths, &out, &method, &capped(files - 1)).unwrap_err().to_string();
     assert!(err.contains(&format!("more than {} files", files - 1)) && err.contains("untouched"), "{err}");
     assert_eq!(files_under(&out), before);
-    assert!(fs::read_dir(&out).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.')));
+    let hidden = |e: fs::DirEntry| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        name.starts_with('.') && name != publish::incremental::RECORDS_DIR
+    };
+    assert!(!fs::read_dir(&out).unwrap().any(|e| hidden(e.unwrap())));
     let again = publish::build_with(paths, &out, &method, &capped(files)).unwrap();
     assert_eq!(again[0].files, files);
     assert_eq!(files_under(&out), before);
@@ -744,7 +748,9 @@ fn every_folder_has_an_index_page_and_the_404_page_offers_ways_in() {
     let mut dirs = vec![out.to_path_buf()];
     let mut all = Vec::new();
     while let Some(dir) = dirs.pop() {
-        for entry in fs::read_dir(&dir).unwrap().map(Result::unwrap).filter(|e| e.file_type().unwrap().is_dir()) {
+        let site_dirs =
+            |e: &fs::DirEntry| e.file_type().unwrap().is_dir() && e.file_name() != publish::incremental::RECORDS_DIR;
+        for entry in fs::read_dir(&dir).unwrap().map(Result::unwrap).filter(site_dirs) {
             dirs.push(entry.path());
         }
         all.push(dir);
@@ -796,7 +802,8 @@ fn leftovers_of_killed_builds_and_the_replaced_folder_are_deleted() {
     let out = scratch.join("public");
     let build = || {
         let o = Command::new(env!("CARGO_BIN_EXE_x402dir"))
-            .args(["build", "--no-lock", "--snapshot"])
+            // --rebuild: each build replaces the folder, even where it could be kept.
+            .args(["build", "--no-lock", "--rebuild", "--snapshot"])
             .arg(&path)
             .arg("--out")
             .arg(&out)
@@ -821,7 +828,7 @@ fn leftovers_of_killed_builds_and_the_replaced_folder_are_deleted() {
     let mut hidden: Vec<String> = fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with('.'))
+        .filter(|n| n.starts_with('.') && n != publish::incremental::RECORDS_DIR)
         .collect();
     hidden.sort();
     assert_eq!(hidden, [running], "the running build's folder is kept, the rest deleted");

@@ -4,6 +4,7 @@
 //! are deleted in the background ([`Cleanup`]). What goes into a folder is the site
 //! crate's; when and how it reaches `public/` is this one's (content/method.md#published).
 
+pub mod incremental;
 pub mod lock;
 
 use std::fs;
@@ -26,6 +27,9 @@ pub struct BuiltSnapshot {
     pub files: usize,
     /// What the lock of published dates said of it, when the build was locked.
     pub lock: Option<lock::Verdict>,
+    /// Kept as built before: its inputs had not changed and its files were as recorded
+    /// ([`incremental`]). Its lock line was checked all the same.
+    pub kept: bool,
 }
 
 /// Builds the site for `snapshots` into `out`. Each snapshot's folder is written to a
@@ -46,6 +50,12 @@ pub struct Options {
     /// (content/method.md#published); `None` builds unlocked (previews, tests, fixtures).
     pub lock: Option<PathBuf>,
     pub policy: lock::Policy,
+    /// Render every folder again, even those whose inputs have not changed (`--rebuild`).
+    pub rebuild: bool,
+    /// The digest standing for the code that renders (templates, static files, embedded
+    /// content, versions); `None`: the running binary's ([`incremental`]). Tests set it to
+    /// stand for a new binary.
+    pub code: Option<String>,
 }
 
 /// [`build`] with [`Options`]. Every folder is checked against the lock before it
@@ -87,15 +97,37 @@ pub fn build_then_clean(
     run.sort_by(|a, b| a.0.date().cmp(b.0.date()));
     let mut timeline = Timeline::default();
     let mut ledger = RunningLedger::new(method.corrections);
+    let mut inputs = incremental::Inputs::new(options.code.as_deref(), method)?;
     // One snapshot at a time: its listings are the bulk of the build's memory.
     for (k, (stored, history)) in run.iter().enumerate() {
+        let date = stored.date();
+        let digest = inputs.of(stored, history)?;
+        // A kept folder is held to the cap on files too: over it, it is rendered, and refused.
+        let kept = if options.rebuild { None } else { incremental::kept(out, date, &digest) }
+            .filter(|kept| options.max_files.is_none_or(|max| kept.files <= max));
+        if let Some(kept) = kept {
+            // Not read at all: a later folder that is rendered reads its history and
+            // ledger from the stored files (Timeline::before, RunningLedger::before).
+            let verdict = match lock.as_mut() {
+                Some(lock) => Some(lock.check(date, method, kept.sums, &options.policy)?),
+                None => None,
+            };
+            built.push(BuiltSnapshot {
+                date: date.to_owned(),
+                entries: kept.entries,
+                files: kept.files,
+                lock: verdict,
+                kept: true,
+            });
+            continue;
+        }
         timeline = phase("history", || timeline.before(history, method))?;
         let more = k + 1 < run.len();
         let index =
             phase("read and index snapshot", || Index::read_running(stored, history, method, &mut ledger, more))?;
-        let date = stored.date();
         let mut verdict = None;
-        let files = swap_in(
+        incremental::forget(out, date)?;
+        let (files, sums) = swap_in(
             &output,
             &mut cleanup,
             date,
@@ -108,7 +140,14 @@ pub fn build_then_clean(
                 Ok(())
             },
         )?;
-        built.push(BuiltSnapshot { date: date.to_owned(), entries: index.entries.len(), files, lock: verdict });
+        incremental::record(out, date, &digest, index.entries.len(), &sums)?;
+        built.push(BuiltSnapshot {
+            date: date.to_owned(),
+            entries: index.entries.len(),
+            files,
+            lock: verdict,
+            kept: false,
+        });
         if more {
             timeline.push(Past::of(stored, &index));
         }
@@ -255,7 +294,7 @@ fn swap_in(
     max_files: Option<usize>,
     make: impl FnOnce(Sink) -> Result<(), Error>,
     verify: impl FnOnce(lock::Sums) -> Result<(), Error>,
-) -> Result<usize, Error> {
+) -> Result<(usize, lock::Sums), Error> {
     let staging_name = format!("staging-{date}-{}", std::process::id());
     let staging = output.root().join(format!(".{staging_name}"));
     let _ = fs::remove_dir_all(&staging);
@@ -278,10 +317,15 @@ fn swap_in(
         stage.write_all(&batch)
     };
     // Checked before the swap: a refused folder never replaces the published one.
-    if let Err(e) = make(&sink).and_then(|()| verify(digests.into_sums())) {
-        let _ = fs::remove_dir_all(&staging);
-        return Err(e);
-    }
+    let sums =
+        make(&sink).map(|()| digests.into_sums()).and_then(|all| verify(lock::Digests::locked(&all)).map(|()| all));
+    let sums = match sums {
+        Ok(sums) => sums,
+        Err(e) => {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
     let target = output.path(date)?;
     pause_for_tests("before-swap");
     if target.exists() {
@@ -308,5 +352,5 @@ fn swap_in(
     } else {
         fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))?;
     }
-    Ok(written.into_inner())
+    Ok((written.into_inner(), sums))
 }

@@ -48,21 +48,31 @@ pub(crate) struct Line {
 /// within the dated folder, in byte order.
 pub(crate) type Sums = BTreeMap<String, String>;
 
-/// Collects the digests of a folder's API files as the build hands them over.
+/// Whether the file at `path` (within a dated folder) is locked: the API's JSON files
+/// (its HTML index is a page).
+pub(crate) fn is_locked(path: &str) -> bool {
+    path.starts_with(names::API_DIR) && path.ends_with(".json")
+}
+
+/// Collects the digests of a folder's files as the build hands them over: every file,
+/// for the record of an incremental build (crate::incremental); the lock takes the
+/// API's ([`Digests::locked`]).
 #[derive(Debug, Default)]
 pub(crate) struct Digests(std::sync::Mutex<Sums>);
 
 impl Digests {
-    /// Records `path` when it is one of the API's JSON files (its HTML index is a page).
     pub(crate) fn add(&self, path: &str, bytes: &[u8]) {
-        if path.starts_with(names::API_DIR) && path.ends_with(".json") {
-            let sum = hex(&Sha256::digest(bytes)[..16]);
-            self.0.lock().expect("not poisoned").insert(path.to_owned(), sum);
-        }
+        let sum = hex(&Sha256::digest(bytes)[..16]);
+        self.0.lock().expect("not poisoned").insert(path.to_owned(), sum);
     }
 
     pub(crate) fn into_sums(self) -> Sums {
         self.0.into_inner().expect("not poisoned")
+    }
+
+    /// Of every file's sums, the locked files'.
+    pub(crate) fn locked(all: &Sums) -> Sums {
+        all.iter().filter(|(p, _)| is_locked(p)).map(|(p, s)| (p.clone(), s.clone())).collect()
     }
 }
 
@@ -421,13 +431,15 @@ mod tests {
     }
 
     #[test]
-    fn only_api_files_are_collected() {
+    fn every_file_is_digested_and_only_api_files_are_locked() {
         let d = Digests::default();
         d.add("api/manifest.json", b"{}");
         d.add("index.html", b"<p>");
         d.add("static/composer.js", b"x");
         d.add("api/index.html", b"<p>");
-        let s = d.into_sums();
+        let all = d.into_sums();
+        assert_eq!(all.len(), 4, "every file is digested, for the record of an incremental build");
+        let s = Digests::locked(&all);
         assert_eq!(s.keys().collect::<Vec<_>>(), ["api/manifest.json"]);
         // SHA-256 of "{}", first 128 bits.
         assert_eq!(s["api/manifest.json"], "44136fa355b3678a1146ad16f7e8649e");

@@ -157,6 +157,11 @@ pub fn all_files(dir: &Path) -> Vec<PathBuf> {
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
+            // An incremental build's records (publish::incremental) are not part of the
+            // site: never deployed, and with the times the files were written.
+            if p.file_name().is_some_and(|n| n == publish::incremental::RECORDS_DIR) {
+                continue;
+            }
             if p.is_dir() {
                 stack.push(p);
             } else {

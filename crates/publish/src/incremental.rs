@@ -1,0 +1,251 @@
+//! Incremental builds: a dated folder whose inputs have not changed since it was built,
+//! and whose files are still the ones built, is kept rather than rendered again.
+//!
+//! A folder's inputs, digested together ([`Inputs::of`]):
+//! - the code that renders it: the SHA-256 of the running binary (`std::env::current_exe`),
+//!   which holds every template, static file, embedded content file and version constant
+//!   (method, API layout, explore), so any change to any of them, or to the code, rebuilds
+//!   every folder. Digesting each embedded input instead would keep folders across a
+//!   change to code that does not touch them, but a forgotten input would then keep a
+//!   stale folder; the binary cannot be forgotten. `Options::code` overrides it (tests);
+//! - the method as passed (the screening list, asset table and segments with their
+//!   versions, the site settings with the base URL, and the corrections log, which the
+//!   CLI reads from disk at each build);
+//! - the snapshot file's bytes and its probe file's (`method::probe::beside`), if any;
+//! - every earlier snapshot stored beside it, by date and digest: their claims make the
+//!   ownership ledger, and the last of them the history and "new since" it shows;
+//! - the probe files of the earlier snapshots its history shows ([`HISTORY_SNAPSHOTS`]).
+//!
+//! The record of a folder is `<out>/.inputs/<date>`: the inputs' digest, its count of
+//! entries, and every file with its size, modification time and digest. A hidden folder
+//! at the root, which the site never writes (its paths refuse a leading dot) and a
+//! deploy does not upload. A folder is kept only when the digest matches and its files
+//! are exactly the recorded ones: the same names, and each with its recorded size and
+//! time, or else with its recorded digest (read again). Anything else rebuilds it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use catalogue::error::Error;
+use catalogue::hash::hex;
+use catalogue::snapshot::Stored;
+use explore::EXPLORE_VERSION;
+use method::{Method, DISCOVERY_METHOD_VERSION};
+use site::api::method::API_VERSION;
+use site::history::HISTORY_SNAPSHOTS;
+
+use crate::lock::Sums;
+
+/// The records' folder, inside the output folder.
+pub const RECORDS_DIR: &str = ".inputs";
+
+/// The SHA-256 of a file's bytes, in hex; `None` when there is no such file.
+fn file_digest(path: &Path) -> Result<Option<String>, Error> {
+    let mut file = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let mut hash = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buf).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buf[..n]);
+    }
+    Ok(Some(hex(&hash.finalize())))
+}
+
+/// The digest of the running binary, read once per process.
+fn code_digest() -> Result<String, Error> {
+    static CODE: OnceLock<Result<String, String>> = OnceLock::new();
+    CODE.get_or_init(|| {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        file_digest(&exe).map_err(|e| e.to_string())?.ok_or_else(|| format!("{} is missing", exe.display()))
+    })
+    .clone()
+    .map_err(|e| Error::Refused(format!("cannot digest the running binary for an incremental build: {e}")))
+}
+
+/// What every folder of a build shares, and each snapshot file's digest, read once.
+pub(crate) struct Inputs {
+    common: String,
+    files: HashMap<PathBuf, Option<String>>,
+}
+
+impl Inputs {
+    pub(crate) fn new(code: Option<&str>, method: &Method) -> Result<Inputs, Error> {
+        let code = match code {
+            Some(c) => c.to_owned(),
+            None => code_digest()?,
+        };
+        let common = format!(
+            "x402dir-inputs 1\ncode {code}\nmethod {DISCOVERY_METHOD_VERSION} api {API_VERSION} explore \
+             {EXPLORE_VERSION}\nscreening {:?}\nsegments {} {:?}\nassets {} {:?}\nsite {:?}\ncorrections {:?}\n",
+            method.screen,
+            method.segments.version,
+            method.segments.segments,
+            method.assets.version,
+            method.assets,
+            method.site,
+            method.corrections,
+        );
+        Ok(Inputs { common, files: HashMap::new() })
+    }
+
+    fn digest(&mut self, path: &Path) -> Result<String, Error> {
+        if let Some(d) = self.files.get(path) {
+            return Ok(d.clone().unwrap_or_else(|| "none".into()));
+        }
+        let d = file_digest(path)?;
+        self.files.insert(path.to_owned(), d.clone());
+        Ok(d.unwrap_or_else(|| "none".into()))
+    }
+
+    /// The digest of the inputs of the folder of `stored`, whose `history` (the
+    /// snapshots stored before it, oldest first) is given.
+    pub(crate) fn of(&mut self, stored: &Stored, history: &[Stored]) -> Result<String, Error> {
+        let mut text = self.common.clone();
+        let date = stored.date();
+        text.push_str(&format!("snapshot {date} {}\n", self.digest(stored.path())?));
+        text.push_str(&format!("probe {}\n", self.digest(&method::probe::beside(stored.path(), date))?));
+        let shown = history.len().saturating_sub(HISTORY_SNAPSHOTS - 1);
+        for (k, older) in history.iter().enumerate() {
+            text.push_str(&format!("earlier {} {}", older.date(), self.digest(older.path())?));
+            if k >= shown {
+                text.push_str(&format!(" probe {}", self.digest(&method::probe::beside(older.path(), older.date()))?));
+            }
+            text.push('\n');
+        }
+        Ok(hex(&Sha256::digest(text.as_bytes())))
+    }
+}
+
+/// What a kept folder's record says.
+pub(crate) struct Kept {
+    pub(crate) entries: usize,
+    pub(crate) files: usize,
+    /// The API files' sums, for the lock.
+    pub(crate) sums: Sums,
+}
+
+fn record_path(out: &Path, date: &str) -> PathBuf {
+    out.join(RECORDS_DIR).join(date)
+}
+
+fn mtime_of(meta: &fs::Metadata) -> i128 {
+    i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec())
+}
+
+/// A file found in a folder: its path within it (`/`-separated), size and time.
+type Found = (String, u64, i128);
+
+/// Every file under `dir`, its folders walked in parallel; `None` when the folder holds
+/// anything but folders and regular files, or a name that is not UTF-8.
+fn files_under(dir: &Path, prefix: &str) -> std::io::Result<Option<Vec<Found>>> {
+    let mut files = Vec::new();
+    let mut folders = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else { return Ok(None) };
+        let rel = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+        // fstatat on the open folder, without following a symbolic link.
+        let meta = entry.metadata()?;
+        if meta.is_dir() {
+            folders.push((entry.path(), rel));
+        } else if meta.is_file() {
+            files.push((rel, meta.len(), mtime_of(&meta)));
+        } else {
+            return Ok(None);
+        }
+    }
+    let below: Vec<Option<Vec<Found>>> =
+        folders.par_iter().map(|(path, rel)| files_under(path, rel)).collect::<std::io::Result<_>>()?;
+    for more in below {
+        let Some(more) = more else { return Ok(None) };
+        files.extend(more);
+    }
+    Ok(Some(files))
+}
+
+/// The folder of `date` in `out`, when its record names `inputs` and its files are the
+/// recorded ones; `None` when it must be rendered again.
+pub(crate) fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
+    let text = fs::read_to_string(record_path(out, date)).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != format!("inputs {inputs}") {
+        return None;
+    }
+    let entries = lines.next()?.strip_prefix("entries ")?.parse().ok()?;
+    // Path: (size, time, sum), borrowed from the record's text.
+    let mut recorded: HashMap<&str, (u64, i128, &str)> = HashMap::new();
+    for line in lines {
+        let mut words = line.splitn(4, ' ');
+        let (sum, size, mtime, path) = (words.next()?, words.next()?, words.next()?, words.next()?);
+        recorded.insert(path, (size.parse().ok()?, mtime.parse().ok()?, sum));
+    }
+    let folder = out.join(date);
+    let found = files_under(&folder, "").ok()??;
+    if found.len() != recorded.len() {
+        return None;
+    }
+    let intact = found.par_iter().all(|(rel, size, mtime)| {
+        let Some(&(want_size, want_mtime, sum)) = recorded.get(rel.as_str()) else { return false };
+        // Size and time as recorded: as built (git's check of its index). Otherwise
+        // the content decides.
+        *size == want_size
+            && (*mtime == want_mtime
+                || fs::read(folder.join(rel)).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)[..16]) == sum))
+    });
+    if !intact {
+        return None;
+    }
+    let sums = recorded
+        .iter()
+        .filter(|(p, _)| crate::lock::is_locked(p))
+        .map(|(p, (_, _, sum))| ((*p).to_owned(), (*sum).to_owned()))
+        .collect();
+    Some(Kept { entries, files: recorded.len(), sums })
+}
+
+/// Forgets the record of `date` (before its folder is replaced): a build killed before
+/// the new record is written leaves no record, and the folder is built again.
+pub(crate) fn forget(out: &Path, date: &str) -> Result<(), Error> {
+    let path = record_path(out, date);
+    match fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&path, e)),
+        _ => Ok(()),
+    }
+}
+
+/// Records the folder of `date` just swapped in: `inputs`, `entries`, and each of its
+/// files with its size and time as on disk and its digest as written (`sums`).
+pub(crate) fn record(out: &Path, date: &str, inputs: &str, entries: usize, sums: &Sums) -> Result<(), Error> {
+    let folder = out.join(date);
+    let found = files_under(&folder, "").map_err(|e| Error::io(&folder, e))?.unwrap_or_default();
+    let mut lines = BTreeMap::new();
+    for (rel, size, mtime) in found {
+        // A file the build did not write (none should be) leaves the folder unrecorded.
+        let Some(sum) = sums.get(&rel) else { return Ok(()) };
+        lines.insert(rel, format!("{sum} {size} {mtime}"));
+    }
+    let mut text = format!("inputs {inputs}\nentries {entries}\n");
+    for (rel, line) in lines {
+        text.push_str(&format!("{line} {rel}\n"));
+    }
+    let path = record_path(out, date);
+    let dir = out.join(RECORDS_DIR);
+    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let tmp = dir.join(format!(".{date}.tmp-{}", std::process::id()));
+    fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
+    fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))
+}

@@ -1,0 +1,188 @@
+//! Incremental builds (publish::incremental, docs/deploy.md#incremental-builds): a dated
+//! folder whose inputs have not changed is kept, one whose inputs changed in any way is
+//! rendered again, and what an incremental build leaves is byte for byte what a clean
+//! build makes.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{all_files, item, synthetic_snapshot, temp_dir};
+use method::corrections::Corrections;
+use method::probe::{Limits, Probe, PROBE_VERSION};
+use method::Method;
+use publish::Options;
+
+const DATES: [&str; 3] = ["2026-03-01", "2026-03-08", "2026-03-15"];
+const A: &str = "https://a.example/quote";
+const B: &str = "https://b.example/lookup";
+
+fn write_snapshot(dir: &Path, date: &str, calls: u64) -> PathBuf {
+    let items = vec![item(A, "Quote service", Some(4), Some(calls)), item(B, "Lookup", Some(2), Some(2))];
+    let path = dir.join("snapshots").join(format!("{date}.json"));
+    let _ = fs::remove_file(&path);
+    synthetic_snapshot(date, items).write_into(&dir.join("snapshots"), false).unwrap()
+}
+
+fn write_probe(dir: &Path, date: &str) {
+    let probe = Probe {
+        probe_version: PROBE_VERSION.into(),
+        snapshot: date.into(),
+        started: format!("{date}T06:30:00Z"),
+        finished: format!("{date}T06:40:00Z"),
+        user_agent: "x402dir-probe/test (+https://x402dir.netlify.app)".into(),
+        limits: Limits::DEFAULT,
+        results: vec![],
+    };
+    fs::create_dir_all(dir.join("probes")).unwrap();
+    fs::write(dir.join("probes").join(format!("{date}.json")), probe.to_bytes()).unwrap();
+}
+
+fn options(code: &str) -> Options {
+    Options { code: Some(code.into()), ..Options::default() }
+}
+
+/// Builds, and says which dates were kept (the rest were rendered). A rendered folder
+/// is a new folder swapped in: its inode changes, a kept one's does not.
+fn build(paths: &[PathBuf], out: &Path, method: &Method, code: &str) -> Vec<&'static str> {
+    let before: BTreeMap<&str, Option<u64>> =
+        DATES.iter().map(|d| (*d, fs::metadata(out.join(d)).ok().map(|m| m.ino()))).collect();
+    let built = publish::build_with(paths, out, method, &options(code)).unwrap();
+    let mut kept = Vec::new();
+    for b in built {
+        let date = DATES.iter().find(|d| **d == b.date).unwrap();
+        let ino = fs::metadata(out.join(date)).unwrap().ino();
+        assert_eq!(b.kept, before[date] == Some(ino), "{date}: kept is said exactly when the folder stayed");
+        if b.kept {
+            kept.push(*date);
+        }
+    }
+    kept
+}
+
+/// Every file of the built site but the incremental records, with its bytes.
+fn tree(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    all_files(out)
+        .into_iter()
+        .map(|p| (p.strip_prefix(out).unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+        .filter(|(rel, _)| !rel.starts_with(".inputs/"))
+        .collect()
+}
+
+/// The incremental build in `out` equals a clean build of the same inputs.
+fn same_as_clean(dir: &Path, paths: &[PathBuf], out: &Path, method: &Method, code: &str) {
+    let clean = dir.join("clean");
+    let _ = fs::remove_dir_all(&clean);
+    publish::build_with(paths, &clean, method, &options(code)).unwrap();
+    let (made, fresh) = (tree(out), tree(&clean));
+    assert_eq!(made.keys().collect::<Vec<_>>(), fresh.keys().collect::<Vec<_>>(), "the same files");
+    for (rel, bytes) in &fresh {
+        assert!(made[rel] == *bytes, "{rel} differs from a clean build's");
+    }
+}
+
+#[test]
+fn a_folder_is_kept_only_while_every_input_is_unchanged_and_the_result_is_a_clean_build_s() {
+    let dir = temp_dir("incremental");
+    let out = dir.join("public");
+    let mut paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    let embedded = Method::embedded();
+    assert!(build(&paths, &out, &embedded, "code-1").is_empty(), "nothing to keep at first");
+    assert_eq!(build(&paths, &out, &embedded, "code-1"), DATES, "nothing changed: every folder kept");
+    same_as_clean(&dir, &paths, &out, &embedded, "code-1");
+
+    // The snapshot's own bytes: only its folder (no later one reads it).
+    paths[2] = write_snapshot(&dir, DATES[2], 11);
+    assert_eq!(build(&paths, &out, &embedded, "code-1"), [DATES[0], DATES[1]]);
+    same_as_clean(&dir, &paths, &out, &embedded, "code-1");
+
+    // An earlier snapshot: every folder from it on (its ledger and history are later ones' inputs).
+    paths[0] = write_snapshot(&dir, DATES[0], 12);
+    assert!(build(&paths, &out, &embedded, "code-1").is_empty());
+    same_as_clean(&dir, &paths, &out, &embedded, "code-1");
+
+    // A probe file beside the middle snapshot: its folder, and the later one whose
+    // history counts that probe's answers; not the earlier one.
+    write_probe(&dir, DATES[1]);
+    assert_eq!(build(&paths, &out, &embedded, "code-1"), [DATES[0]]);
+    same_as_clean(&dir, &paths, &out, &embedded, "code-1");
+
+    // The corrections log: every folder (every one publishes it).
+    let log = Corrections::parse(
+        r#"{"entries": [{"date": "2026-12-04", "kind": "misattribution", "resource": "https://elsewhere.example/", "note": "a note"}]}"#,
+    )
+    .unwrap();
+    let corrected = Method { corrections: &log, ..embedded };
+    assert!(build(&paths, &out, &corrected, "code-1").is_empty());
+    same_as_clean(&dir, &paths, &out, &corrected, "code-1");
+    assert_eq!(build(&paths, &out, &corrected, "code-1"), DATES);
+
+    // A new binary (templates, static files, versions): every folder.
+    assert!(build(&paths, &out, &corrected, "code-2").is_empty());
+    assert_eq!(build(&paths, &out, &corrected, "code-2"), DATES);
+}
+
+#[test]
+fn a_folder_edited_or_damaged_on_disk_is_rebuilt_and_one_only_touched_is_kept() {
+    let dir = temp_dir("incremental-damage");
+    let out = dir.join("public");
+    let paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    let method = Method::embedded();
+    build(&paths, &out, &method, "code-1");
+    let manifest = out.join(DATES[1]).join("api/manifest.json");
+    let index = out.join(DATES[0]).join("index.html");
+    let original = fs::read(&manifest).unwrap();
+
+    // Touched, same bytes: the content decides, and it is as recorded.
+    fs::write(&index, fs::read(&index).unwrap()).unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), DATES);
+
+    // One byte changed, the size kept.
+    let mut edited = original.clone();
+    let last = edited.len() - 2;
+    edited[last] = if edited[last] == b' ' { b'\n' } else { b' ' };
+    fs::write(&manifest, &edited).unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[0], DATES[2]]);
+    assert_eq!(fs::read(&manifest).unwrap(), original, "rebuilt as it was");
+
+    // A file removed, a file added.
+    fs::remove_file(&index).unwrap();
+    fs::write(out.join(DATES[2]).join("extra.html"), b"<p>not built</p>").unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[1]]);
+    assert!(index.is_file() && !out.join(DATES[2]).join("extra.html").exists());
+
+    // A record lost: its folder is rebuilt.
+    fs::remove_file(out.join(".inputs").join(DATES[1])).unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[0], DATES[2]]);
+    same_as_clean(&dir, &paths, &out, &method, "code-1");
+}
+
+#[test]
+fn the_command_line_says_what_it_kept_and_rebuild_renders_every_folder() {
+    let dir = temp_dir("incremental-cli");
+    for d in DATES {
+        write_snapshot(&dir, d, 10);
+    }
+    let build = |extra: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_x402dir"))
+            .args(["build", "--no-lock", "--snapshots-dir", "snapshots", "--out", "public"])
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = build(&[]);
+    assert!(first.contains(&format!("built {}: 2 resources", DATES[0])), "{first}");
+    let second = build(&[]);
+    for d in DATES {
+        assert!(second.contains(&format!("kept {d} (inputs unchanged): 2 resources")), "{second}");
+    }
+    let forced = build(&["--rebuild"]);
+    assert!(!forced.contains("kept") && forced.contains(&format!("built {}", DATES[2])), "{forced}");
+    // The records are not part of the site: nothing in the root files names them.
+    assert!(!fs::read_to_string(dir.join("public/sitemap.xml")).unwrap().contains(".inputs"));
+}
