@@ -55,7 +55,7 @@ pub(crate) fn is_locked(path: &str) -> bool {
 }
 
 /// Collects the digests of a folder's files as the build hands them over: every file,
-/// for the record of an incremental build (crate::incremental); the lock takes the
+/// for the record of an incremental build (incremental.rs); the lock takes the
 /// API's ([`Digests::locked`]).
 #[derive(Debug, Default)]
 pub(crate) struct Digests(std::sync::Mutex<Sums>);
