@@ -9,9 +9,9 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::probes::probe_of;
 use crate::common::{all_files, item, synthetic_snapshot, temp_dir};
 use method::corrections::Corrections;
-use method::probe::{Limits, Probe, PROBE_VERSION};
 use method::Method;
 use publish::Options;
 
@@ -27,15 +27,7 @@ fn write_snapshot(dir: &Path, date: &str, calls: u64) -> PathBuf {
 }
 
 fn write_probe(dir: &Path, date: &str) {
-    let probe = Probe {
-        probe_version: PROBE_VERSION.into(),
-        snapshot: date.into(),
-        started: format!("{date}T06:30:00Z"),
-        finished: format!("{date}T06:40:00Z"),
-        user_agent: "x402dir-probe/test (+https://x402dir.netlify.app)".into(),
-        limits: Limits::DEFAULT,
-        results: vec![],
-    };
+    let probe = probe_of(date, date, vec![]);
     fs::create_dir_all(dir.join("probes")).unwrap();
     fs::write(dir.join("probes").join(format!("{date}.json")), probe.to_bytes()).unwrap();
 }

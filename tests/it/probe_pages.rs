@@ -8,10 +8,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::probes::{listed_term, probe_of};
 use crate::common::{real_snapshot, temp_dir, TempDir};
 use method::index::Index;
 use method::names;
-use method::probe::{Failure, Limits, Live, Offered, Outcome, Probe, ProbeResult, Term, PROBE_VERSION};
+use method::probe::{Failure, Live, Offered, Outcome, Probe, ProbeResult, Term};
 use method::Method;
 
 const DATE: &str = "2026-08-20";
@@ -34,15 +35,7 @@ fn terms(index: &Index, id: usize, live: impl Fn(usize) -> (Live, Option<Offered
         .enumerate()
         .map(|(j, a)| {
             let (live, offered) = live(j);
-            Term {
-                scheme: a.scheme.as_deref().map(str::to_owned),
-                network: a.network.as_deref().map(str::to_owned),
-                asset: a.asset.as_deref().map(str::to_owned),
-                amount: a.amount.map(|n| n.to_string()),
-                pay_to: a.pay_to.clone(),
-                live,
-                offered,
-            }
+            listed_term(a, live, offered)
         })
         .collect()
 }
@@ -73,17 +66,8 @@ fn write_probe(dir: &Path, results: Vec<ProbeResult>, date: &str) -> PathBuf {
 }
 
 /// A probe file of the snapshot of `date`, stored as the one of `file_date`.
-fn write_probe_as(dir: &Path, mut results: Vec<ProbeResult>, date: &str, file_date: &str) -> PathBuf {
-    results.sort_by(|a, b| a.resource.cmp(&b.resource));
-    let probe = Probe {
-        probe_version: PROBE_VERSION.into(),
-        snapshot: date.into(),
-        started: "2026-08-20T06:30:00Z".into(),
-        finished: "2026-08-20T06:40:00Z".into(),
-        user_agent: "x402dir-probe/test (+https://x402dir.netlify.app)".into(),
-        limits: Limits::DEFAULT,
-        results,
-    };
+fn write_probe_as(dir: &Path, results: Vec<ProbeResult>, date: &str, file_date: &str) -> PathBuf {
+    let probe = probe_of(date, DATE, results);
     let path = dir.join("probes").join(format!("{file_date}.json"));
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(&path, probe.to_bytes()).unwrap();

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use catalogue::model::Accept;
 use method::index::Index;
 use method::probe::{Failure, Limits, Live, Offered, Outcome, Probe, ProbeResult, Term, PROBE_VERSION};
 
@@ -14,7 +15,7 @@ use super::Rng;
 /// 2 not at all, and 1 is not asked (its host silent).
 pub fn synthetic_probe(index: &Index, seed: u64) -> Probe {
     let mut rng = Rng(seed);
-    let mut results: Vec<ProbeResult> = index
+    let results: Vec<ProbeResult> = index
         .entries
         .iter()
         .map(|e| {
@@ -50,15 +51,7 @@ pub fn synthetic_probe(index: &Index, seed: u64) -> Probe {
                         } else {
                             (Live::Same, None)
                         };
-                        Term {
-                            scheme: a.scheme.as_deref().map(str::to_owned),
-                            network: a.network.as_deref().map(str::to_owned),
-                            asset: a.asset.as_deref().map(str::to_owned),
-                            amount: a.amount.map(|n| n.to_string()),
-                            pay_to: a.pay_to.clone(),
-                            live,
-                            offered,
-                        }
+                        listed_term(a, live, offered)
                     })
                     .collect()
             } else {
@@ -78,15 +71,34 @@ pub fn synthetic_probe(index: &Index, seed: u64) -> Probe {
             }
         })
         .collect();
+    probe_of(&index.header.date, "2026-12-07", results)
+}
+
+/// A probe file of the snapshot of `date`, run on `day` from 06:30 to 06:40 UTC, holding
+/// `results` (sorted here by URL, as the file's reader requires).
+pub fn probe_of(date: &str, day: &str, mut results: Vec<ProbeResult>) -> Probe {
     results.sort_by(|a, b| a.resource.cmp(&b.resource));
     Probe {
         probe_version: PROBE_VERSION.into(),
-        snapshot: index.header.date.clone(),
-        started: "2026-12-07T06:30:00Z".into(),
-        finished: "2026-12-07T06:40:00Z".into(),
+        snapshot: date.into(),
+        started: format!("{day}T06:30:00Z"),
+        finished: format!("{day}T06:40:00Z"),
         user_agent: "x402dir-probe/test (+https://x402dir.netlify.app)".into(),
         limits: Limits::DEFAULT,
         results,
+    }
+}
+
+/// A listed payment term (an accept of the listing) beside what the live 402 answered.
+pub fn listed_term(accept: &Accept, live: Live, offered: Option<Offered>) -> Term {
+    Term {
+        scheme: accept.scheme.as_deref().map(str::to_owned),
+        network: accept.network.as_deref().map(str::to_owned),
+        asset: accept.asset.as_deref().map(str::to_owned),
+        amount: accept.amount.map(|n| n.to_string()),
+        pay_to: accept.pay_to.clone(),
+        live,
+        offered,
     }
 }
 
