@@ -8,24 +8,28 @@ use method::query::tokenise_except;
 
 static STOPWORDS_TXT: &str = include_str!("../../../content/explore/stopwords.txt");
 
+/// The words of a list file, one a line (blank lines and `#` comments skipped), as
+/// `word` makes each, sorted by bytes and unique: what [`is_listed`] searches.
+fn word_list(text: &str, word: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut list: Vec<String> =
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).filter_map(word).collect();
+    list.sort();
+    list.dedup();
+    list
+}
+
+fn is_listed(list: &[String], word: &str) -> bool {
+    list.binary_search_by(|s| s.as_str().cmp(word)).is_ok()
+}
+
 /// English function words explore drops from queries and documents; sorted.
 pub fn stopwords() -> &'static [String] {
     static LIST: OnceLock<Vec<String>> = OnceLock::new();
-    LIST.get_or_init(|| {
-        let mut list: Vec<String> = STOPWORDS_TXT
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_owned)
-            .collect();
-        list.sort();
-        list.dedup();
-        list
-    })
+    LIST.get_or_init(|| word_list(STOPWORDS_TXT, |w| Some(w.to_owned())))
 }
 
 pub fn is_stopword(word: &str) -> bool {
-    stopwords().binary_search_by(|s| s.as_str().cmp(word)).is_ok()
+    is_listed(stopwords(), word)
 }
 
 static FUNCTION_WORDS_TXT: &str = include_str!("../../../content/explore/function-words.txt");
@@ -37,21 +41,12 @@ static FUNCTION_WORDS_TXT: &str = include_str!("../../../content/explore/functio
 pub fn function_words() -> &'static [String] {
     static LIST: OnceLock<Vec<String>> = OnceLock::new();
     LIST.get_or_init(|| {
-        let mut list: Vec<String> = FUNCTION_WORDS_TXT
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|w| method::normalise::fold(w).into_owned())
-            .filter(|w| !is_stopword(w))
-            .collect();
-        list.sort();
-        list.dedup();
-        list
+        word_list(FUNCTION_WORDS_TXT, |w| Some(method::normalise::fold(w).into_owned()).filter(|w| !is_stopword(w)))
     })
 }
 
 pub fn is_function_word(word: &str) -> bool {
-    function_words().binary_search_by(|s| s.as_str().cmp(word)).is_ok()
+    is_listed(function_words(), word)
 }
 
 /// Scripts written without spaces between words (Chinese, Japanese kana, Korean Hangul,
