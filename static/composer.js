@@ -730,10 +730,7 @@ async function answer(fetchJson, text, given) {
   const filters = { ...given, network: given.network === null ? null : resolveFilterNetwork(manifest, given.network) };
   if (filters.answered_402 && !manifest.snapshot.probed) {
     // Rust's FilterError::NotProbed: no probe, so no listing's live 402 is known.
-    const error = new Error(fill(FILTER_ERRORS.not_probed, "date", manifest.snapshot.date));
-    error.code = "INVALID_FILTER";
-    error.field = "answered_402";
-    throw error;
+    throw filterError("answered_402", manifest.snapshot.date, fill(FILTER_ERRORS.not_probed, "date", manifest.snapshot.date));
   }
   const tokens = tokenise(text);
   const { found, words } = await matches(fetchJson, manifest, tokens.tokens, filters);
