@@ -145,6 +145,18 @@ fn a_folder_edited_or_damaged_on_disk_is_rebuilt_and_one_only_touched_is_kept() 
     assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[1]]);
     assert!(index.is_file() && !out.join(DATES[2]).join("extra.html").exists());
 
+    // Deeper in: a file added beside the API's, an empty folder added, a folder put where
+    // a file was (each only a name changed in a folder below the dated one).
+    let api = out.join(DATES[0]).join("api");
+    fs::write(api.join("stray.json"), b"{}").unwrap();
+    fs::create_dir(out.join(DATES[1]).join("api").join("empty")).unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[2]]);
+    assert!(!api.join("stray.json").exists());
+    fs::remove_file(&manifest).unwrap();
+    fs::create_dir(&manifest).unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[0], DATES[2]]);
+    assert_eq!(fs::read(&manifest).unwrap(), original);
+
     // A record lost: its folder is rebuilt.
     fs::remove_file(out.join(".inputs").join(DATES[1])).unwrap();
     assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[0], DATES[2]]);

@@ -17,11 +17,13 @@
 //! - the probe files of the earlier snapshots its history shows ([`HISTORY_SNAPSHOTS`]).
 //!
 //! The record of a folder is `<out>/.inputs/<date>`: the inputs' digest, its count of
-//! entries, and every file with its size, modification time and digest. A hidden folder
+//! entries, every folder in it with its modification time, and every file with its size,
+//! modification time and digest. A hidden folder
 //! at the root, which the site never writes (its paths refuse a leading dot) and a
 //! deploy does not upload. A folder is kept only when the digest matches and its files
-//! are exactly the recorded ones: the same names, and each with its recorded size and
-//! time, or else with its recorded digest (read again). Anything else rebuilds it.
+//! are exactly the recorded ones: each folder at its recorded time (so holding the same
+//! names), and each file with its recorded size and time, or else with its recorded
+//! digest (read again). Anything else rebuilds it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -149,36 +151,53 @@ fn mtime_of(meta: &fs::Metadata) -> i128 {
 /// A file found in a folder: its path within it (`/`-separated), size and time.
 type Found = (String, u64, i128);
 
-/// Every file under `dir`, its folders walked in parallel; `None` when the folder holds
-/// anything but folders and regular files, or a name that is not UTF-8.
-fn files_under(dir: &Path, prefix: &str) -> std::io::Result<Option<Vec<Found>>> {
-    let mut files = Vec::new();
-    let mut folders = Vec::new();
+/// What a folder holds: its files, and its folders (itself as `.`) with their times.
+#[derive(Default)]
+struct Tree {
+    files: Vec<Found>,
+    folders: Vec<(String, i128)>,
+}
+
+/// Every file and folder under `dir`, its folders walked in parallel; `None` when the
+/// folder holds anything but folders and regular files, or a name that is not UTF-8.
+fn tree_under(dir: &Path, rel: &str) -> std::io::Result<Option<Tree>> {
+    let mut tree = Tree { files: Vec::new(), folders: vec![(rel.to_owned(), mtime_of(&fs::symlink_metadata(dir)?))] };
+    let mut below = Vec::new();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let Some(name) = entry.file_name().to_str().map(str::to_owned) else { return Ok(None) };
-        let rel = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+        let path = if rel == "." { name } else { format!("{rel}/{name}") };
         // fstatat on the open folder, without following a symbolic link.
         let meta = entry.metadata()?;
         if meta.is_dir() {
-            folders.push((entry.path(), rel));
+            below.push((entry.path(), path));
         } else if meta.is_file() {
-            files.push((rel, meta.len(), mtime_of(&meta)));
+            tree.files.push((path, meta.len(), mtime_of(&meta)));
         } else {
             return Ok(None);
         }
     }
-    let below: Vec<Option<Vec<Found>>> =
-        folders.par_iter().map(|(path, rel)| files_under(path, rel)).collect::<std::io::Result<_>>()?;
+    let below: Vec<Option<Tree>> =
+        below.par_iter().map(|(dir, rel)| tree_under(dir, rel)).collect::<std::io::Result<_>>()?;
     for more in below {
         let Some(more) = more else { return Ok(None) };
-        files.extend(more);
+        tree.files.extend(more.files);
+        tree.folders.extend(more.folders);
     }
-    Ok(Some(files))
+    Ok(Some(tree))
 }
+
+/// The word that starts a folder's line in a record (a file's starts with its digest).
+const FOLDER: &str = "folder";
 
 /// The folder of `date` in `out`, when its record names `inputs` and its files are the
 /// recorded ones; `None` when it must be rendered again.
+///
+/// Its folders are not read: a folder's time changes whenever a name in it is added,
+/// removed or renamed, so with every recorded folder at its recorded time, the tree
+/// holds exactly the recorded names, and one `stat` of each name says the rest. Reading
+/// every folder again cost three times the system calls (issue 33: at 52 weeks the check
+/// of kept folders was the build's largest cost after the new folder).
 pub(crate) fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
     let text = fs::read_to_string(record_path(out, date)).ok()?;
     let mut lines = text.lines();
@@ -186,35 +205,48 @@ pub(crate) fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
         return None;
     }
     let entries = lines.next()?.strip_prefix("entries ")?.parse().ok()?;
-    // Path: (size, time, sum), borrowed from the record's text.
-    let mut recorded: HashMap<&str, (u64, i128, &str)> = HashMap::new();
+    // Borrowed from the record's text: folders (path, time), files (path, size, time, sum).
+    let mut folders: Vec<(&str, i128)> = Vec::new();
+    let mut files: Vec<(&str, u64, i128, &str)> = Vec::new();
     for line in lines {
-        let mut words = line.splitn(4, ' ');
-        let (sum, size, mtime, path) = (words.next()?, words.next()?, words.next()?, words.next()?);
-        recorded.insert(path, (size.parse().ok()?, mtime.parse().ok()?, sum));
+        if let Some(rest) = line.strip_prefix(FOLDER).and_then(|r| r.strip_prefix(' ')) {
+            let (mtime, path) = rest.split_once(' ')?;
+            folders.push((path, mtime.parse().ok()?));
+        } else {
+            let mut words = line.splitn(4, ' ');
+            let (sum, size, mtime, path) = (words.next()?, words.next()?, words.next()?, words.next()?);
+            files.push((path, size.parse().ok()?, mtime.parse().ok()?, sum));
+        }
     }
-    let folder = out.join(date);
-    let found = files_under(&folder, "").ok()??;
-    if found.len() != recorded.len() {
+    if !folders.iter().any(|(path, _)| *path == ".") {
         return None;
     }
-    let intact = found.par_iter().all(|(rel, size, mtime)| {
-        let Some(&(want_size, want_mtime, sum)) = recorded.get(rel.as_str()) else { return false };
-        // Size and time as recorded: as built (git's check of its index). Otherwise
-        // the content decides.
-        *size == want_size
-            && (*mtime == want_mtime
-                || fs::read(folder.join(rel)).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)[..16]) == sum))
-    });
+    let folder = out.join(date);
+    let at = |rel: &str| if rel == "." { folder.clone() } else { folder.join(rel) };
+    let folders_intact = folders
+        .par_iter()
+        .all(|&(rel, mtime)| fs::symlink_metadata(at(rel)).is_ok_and(|meta| meta.is_dir() && mtime_of(&meta) == mtime));
+    let intact = folders_intact
+        && files.par_iter().all(|&(rel, size, mtime, sum)| {
+            let path = at(rel);
+            // Size and time as recorded: as built (git's check of its index). Otherwise
+            // the content decides.
+            fs::symlink_metadata(&path).is_ok_and(|meta| {
+                meta.is_file()
+                    && meta.len() == size
+                    && (mtime_of(&meta) == mtime
+                        || fs::read(&path).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)[..16]) == sum))
+            })
+        });
     if !intact {
         return None;
     }
-    let sums = recorded
+    let sums = files
         .iter()
-        .filter(|(p, _)| crate::lock::is_locked(p))
-        .map(|(p, (_, _, sum))| ((*p).to_owned(), (*sum).to_owned()))
+        .filter(|(p, ..)| crate::lock::is_locked(p))
+        .map(|&(p, .., sum)| (p.to_owned(), sum.to_owned()))
         .collect();
-    Some(Kept { entries, files: recorded.len(), sums })
+    Some(Kept { entries, files: files.len(), sums })
 }
 
 /// Forgets the record of `date` (before its folder is replaced): a build killed before
@@ -231,14 +263,22 @@ pub(crate) fn forget(out: &Path, date: &str) -> Result<(), Error> {
 /// files with its size and time as on disk and its digest as written (`sums`).
 pub(crate) fn record(out: &Path, date: &str, inputs: &str, entries: usize, sums: &Sums) -> Result<(), Error> {
     let folder = out.join(date);
-    let found = files_under(&folder, "").map_err(|e| Error::io(&folder, e))?.unwrap_or_default();
+    let tree = tree_under(&folder, ".").map_err(|e| Error::io(&folder, e))?.unwrap_or_default();
     let mut lines = BTreeMap::new();
-    for (rel, size, mtime) in found {
+    for (rel, size, mtime) in tree.files {
         // A file the build did not write (none should be) leaves the folder unrecorded.
         let Some(sum) = sums.get(&rel) else { return Ok(()) };
         lines.insert(rel, format!("{sum} {size} {mtime}"));
     }
+    if tree.folders.is_empty() {
+        return Ok(());
+    }
     let mut text = format!("inputs {inputs}\nentries {entries}\n");
+    let mut folders = tree.folders;
+    folders.sort();
+    for (rel, mtime) in folders {
+        text.push_str(&format!("{FOLDER} {mtime} {rel}\n"));
+    }
     for (rel, line) in lines {
         text.push_str(&format!("{line} {rel}\n"));
     }

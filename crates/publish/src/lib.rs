@@ -101,9 +101,9 @@ pub fn build_then_clean(
     // One snapshot at a time: its listings are the bulk of the build's memory.
     for (k, (stored, history)) in run.iter().enumerate() {
         let date = stored.date();
-        let digest = inputs.of(stored, history)?;
+        let digest = phase("inputs digest", || inputs.of(stored, history))?;
         // A kept folder is held to the cap on files too: over it, it is rendered, and refused.
-        let kept = if options.rebuild { None } else { incremental::kept(out, date, &digest) }
+        let kept = if options.rebuild { None } else { phase("kept check", || incremental::kept(out, date, &digest)) }
             .filter(|kept| options.max_files.is_none_or(|max| kept.files <= max));
         if let Some(kept) = kept {
             // Not read at all: a later folder that is rendered reads its history and
