@@ -121,7 +121,7 @@ pub fn build_then_clean(
             });
             continue;
         }
-        timeline = phase("history", || timeline.before(history, method))?;
+        timeline = phase("history", || timeline.before(history, method, &mut ledger))?;
         let more = k + 1 < run.len();
         let index =
             phase("read and index snapshot", || Index::read_running(stored, history, method, &mut ledger, more))?;
