@@ -190,3 +190,22 @@ fn the_command_line_says_what_it_kept_and_rebuild_renders_every_folder() {
     // The records are not part of the site: nothing in the root files names them.
     assert!(!fs::read_to_string(dir.join("public/sitemap.xml")).unwrap().contains(".inputs"));
 }
+
+/// A new week is read ahead while the kept folders are checked (publish::build_then_clean);
+/// an earlier folder that then fails its check is rendered in its place in the run, and
+/// every folder is still a clean build's.
+#[test]
+fn a_new_week_beside_a_damaged_folder_renders_both_as_a_clean_build_would() {
+    let dir = temp_dir("incremental-week");
+    let out = dir.join("public");
+    let paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    let method = Method::embedded();
+    assert!(build(&paths[..2], &out, &method, "code-1").is_empty());
+    let manifest = out.join(DATES[0]).join("api/manifest.json");
+    let mut edited = fs::read(&manifest).unwrap();
+    let last = edited.len() - 2;
+    edited[last] = if edited[last] == b' ' { b'\n' } else { b' ' };
+    fs::write(&manifest, &edited).unwrap();
+    assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[1]]);
+    same_as_clean(&dir, &paths, &out, &method, "code-1");
+}

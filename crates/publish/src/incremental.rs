@@ -190,6 +190,15 @@ fn tree_under(dir: &Path, rel: &str) -> std::io::Result<Option<Tree>> {
 /// The word that starts a folder's line in a record (a file's starts with its digest).
 const FOLDER: &str = "folder";
 
+/// Whether the record of the folder of `date` names `inputs` (its first line only).
+pub(crate) fn recorded(out: &Path, date: &str, inputs: &str) -> bool {
+    use std::io::BufRead;
+    let mut first = String::new();
+    fs::File::open(record_path(out, date))
+        .and_then(|f| std::io::BufReader::new(f).read_line(&mut first))
+        .is_ok_and(|_| first.trim_end() == format!("inputs {inputs}"))
+}
+
 /// The folder of `date` in `out`, when its record names `inputs` and its files are the
 /// recorded ones; `None` when it must be rendered again.
 ///

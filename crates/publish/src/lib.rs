@@ -10,6 +10,8 @@ pub mod lock;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use catalogue::snapshot;
 use catalogue::timings::phase;
 use catalogue::Error;
@@ -98,13 +100,38 @@ pub fn build_then_clean(
     let mut timeline = Timeline::default();
     let mut ledger = RunningLedger::new(method.corrections);
     let mut inputs = incremental::Inputs::new(options.code.as_deref(), method)?;
+    let digests = phase("inputs digest", || {
+        run.iter().map(|(stored, history)| inputs.of(stored, history)).collect::<Result<Vec<_>, _>>()
+    })?;
+    let kept_folders: Vec<Option<incremental::Kept>> = if options.rebuild {
+        run.iter().map(|_| None).collect()
+    } else {
+        // The kept folders are checked on the other threads while this one reads the
+        // history of the first folder sure to be rendered (no record of its inputs):
+        // its history and ledger are read from single files one after another, so the
+        // check of 52 weeks' kept folders (a stat of each file) costs next to nothing
+        // beside it (BENCHMARKS.md, "Incremental builds").
+        let first_rendered = run.iter().zip(&digests).position(|((s, _), d)| !incremental::recorded(out, s.date(), d));
+        let (kept, warmed) = rayon::join(
+            || {
+                phase("kept check", || {
+                    run.par_iter().zip(&digests).map(|((s, _), d)| incremental::kept(out, s.date(), d)).collect()
+                })
+            },
+            || match first_rendered {
+                Some(k) => phase("history", || std::mem::take(&mut timeline).before(&run[k].1, method, &mut ledger)),
+                None => Ok(Timeline::default()),
+            },
+        );
+        timeline = warmed?;
+        kept
+    };
+    let mut kept_folders = kept_folders.into_iter();
     // One snapshot at a time: its listings are the bulk of the build's memory.
-    for (k, (stored, history)) in run.iter().enumerate() {
+    for (k, ((stored, history), digest)) in run.iter().zip(&digests).enumerate() {
         let date = stored.date();
-        let digest = phase("inputs digest", || inputs.of(stored, history))?;
         // A kept folder is held to the cap on files too: over it, it is rendered, and refused.
-        let kept = if options.rebuild { None } else { phase("kept check", || incremental::kept(out, date, &digest)) }
-            .filter(|kept| options.max_files.is_none_or(|max| kept.files <= max));
+        let kept = kept_folders.next().flatten().filter(|kept| options.max_files.is_none_or(|max| kept.files <= max));
         if let Some(kept) = kept {
             // Not read at all: a later folder that is rendered reads its history and
             // ledger from the stored files (Timeline::before, RunningLedger::before).
@@ -140,7 +167,7 @@ pub fn build_then_clean(
                 Ok(())
             },
         )?;
-        incremental::record(out, date, &digest, index.entries.len(), &sums)?;
+        incremental::record(out, date, digest, index.entries.len(), &sums)?;
         built.push(BuiltSnapshot {
             date: date.to_owned(),
             entries: index.entries.len(),
