@@ -207,7 +207,7 @@ pub(crate) fn recorded(out: &Path, date: &str, inputs: &str) -> bool {
 /// holds exactly the recorded names, and one `stat` of each name says the rest. Reading
 /// every folder again cost three times the system calls (issue 33: at 52 weeks the check
 /// of kept folders was the build's largest cost after the new folder).
-pub(crate) fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
+fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
     let text = fs::read_to_string(record_path(out, date)).ok()?;
     let mut lines = text.lines();
     if lines.next()? != format!("inputs {inputs}") {
@@ -256,6 +256,22 @@ pub(crate) fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
         .map(|&(p, .., sum)| (p.to_owned(), sum.to_owned()))
         .collect();
     Some(Kept { entries, files: files.len(), sums })
+}
+
+/// How many names are looked up at once by [`kept_all`]: a stat waits on the disk when
+/// the kernel no longer holds the inode. At 52 kept folders of 15,000 listings (1.37
+/// million files) on ext4 with cold caches, the check took 55 s on the machine's 2
+/// threads, 19.5 s on 16 and 15 s on 64 (whose records, parsed at once, held 700 MB).
+const LOOKUPS_AT_ONCE: usize = 16;
+
+/// [`kept`] for each folder of `folders` (date, inputs), in order, checked on a pool of
+/// [`LOOKUPS_AT_ONCE`] threads (the global one if it cannot be made).
+pub(crate) fn kept_all(out: &Path, folders: &[(&str, &str)]) -> Vec<Option<Kept>> {
+    let check = || folders.par_iter().map(|(date, inputs)| kept(out, date, inputs)).collect();
+    match rayon::ThreadPoolBuilder::new().num_threads(LOOKUPS_AT_ONCE).thread_name(|k| format!("kept-{k}")).build() {
+        Ok(pool) => pool.install(check),
+        Err(_) => check(),
+    }
 }
 
 /// Forgets the record of `date` (before its folder is replaced): a build killed before

@@ -10,8 +10,6 @@ pub mod lock;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
 use catalogue::snapshot;
 use catalogue::timings::phase;
 use catalogue::Error;
@@ -114,9 +112,9 @@ pub fn build_then_clean(
         let first_rendered = run.iter().zip(&digests).position(|((s, _), d)| !incremental::recorded(out, s.date(), d));
         let (kept, warmed) = rayon::join(
             || {
-                phase("kept check", || {
-                    run.par_iter().zip(&digests).map(|((s, _), d)| incremental::kept(out, s.date(), d)).collect()
-                })
+                let folders: Vec<(&str, &str)> =
+                    run.iter().zip(&digests).map(|((s, _), d)| (s.date(), d.as_str())).collect();
+                phase("kept check", || incremental::kept_all(out, &folders))
             },
             || match first_rendered {
                 Some(k) => phase("history", || std::mem::take(&mut timeline).before(&run[k].1, method, &mut ledger)),
