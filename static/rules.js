@@ -60,4 +60,4 @@ export const SPELLING_EDIT_COST = 10; // explore::spelling::EDIT_COST
 export const SPELLING_MAX_WEIGHED_EDITS = 12; // explore::spelling::MAX_WEIGHED_EDITS
 export const SPELLING_FOLD = {"à":"a","á":"a","â":"a","ã":"a","ä":"a","å":"a","ā":"a","ă":"a","ą":"a","æ":"ae","ç":"c","ć":"c","č":"c","ď":"d","đ":"d","è":"e","é":"e","ê":"e","ë":"e","ē":"e","ė":"e","ę":"e","ě":"e","ğ":"g","ì":"i","í":"i","î":"i","ï":"i","ī":"i","į":"i","ı":"i","ł":"l","ñ":"n","ń":"n","ň":"n","ò":"o","ó":"o","ô":"o","õ":"o","ö":"o","ø":"o","ō":"o","ő":"o","œ":"oe","ř":"r","ß":"ss","ś":"s","š":"s","ş":"s","ť":"t","ţ":"t","ù":"u","ú":"u","û":"u","ü":"u","ū":"u","ů":"u","ű":"u","ų":"u","ý":"y","ÿ":"y","ź":"z","ż":"z","ž":"z"}; // explore::spelling::FOLD
 export const EXPLORE_UNSPACED_SCRIPTS = [[4352,4607],[12293,12295],[12352,12543],[12592,12687],[12784,12799],[13312,19903],[19968,40959],[44032,55215],[63744,64255],[65382,65439],[131072,196607]]; // explore::words::UNSPACED_SCRIPTS
-export const EXPLORE_SEGMENT_MAX_CHARS = 4; // explore::words::SEGMENT_MAX_CHARS
+export const EXPLORE_SEGMENT_MAX_CHARS = 3; // explore::words::SEGMENT_MAX_CHARS
