@@ -65,6 +65,7 @@ import {
   SPELLING_MAX_WEIGHED_EDITS,
   SPELLING_FOLD,
   EXPLORE_UNSPACED_SCRIPTS,
+  EXPLORE_SEGMENT_MAX_CHARS,
 } from "./rules.js";
 import { EXPLORE_FUNCTION_WORDS } from "./function-words.js";
 
@@ -104,6 +105,40 @@ export function cutScripts(text) {
     if (last !== null && last !== now) out += " ";
     last = now;
     out += ch;
+  }
+  return out;
+}
+
+/** Rust's words::is_segmented: a word with a character of a script written without spaces. */
+export const isSegmented = (word) => [...word].some(unspaced);
+
+/** Rust's words::segment: forward maximum matching, pieces of 2 to EXPLORE_SEGMENT_MAX_CHARS
+ * characters that isPiece accepts; a character that opens none is skipped. */
+export function segment(word, isPiece) {
+  const chars = [...word];
+  const pieces = [];
+  let i = 0;
+  while (i < chars.length) {
+    let taken = 0;
+    for (let n = Math.min(EXPLORE_SEGMENT_MAX_CHARS, chars.length - i); n >= 2; n -= 1) {
+      const piece = chars.slice(i, i + n).join("");
+      if (isPiece(piece)) {
+        pieces.push(piece);
+        taken = n;
+        break;
+      }
+    }
+    i += taken === 0 ? 1 : taken;
+  }
+  return pieces;
+}
+
+/** Rust's words::segment_candidates: every piece segment may look up. */
+export function segmentCandidates(word) {
+  const chars = [...word];
+  const out = [];
+  for (let i = 0; i < chars.length; i += 1) {
+    for (let n = Math.min(EXPLORE_SEGMENT_MAX_CHARS, chars.length - i); n >= 2; n -= 1) out.push(chars.slice(i, i + n).join(""));
   }
   return out;
 }
@@ -619,27 +654,35 @@ async function run(fetchJson, text, limit) {
   const known = (w) => postings.get(w) !== null || rows.get(w) !== null;
   const unknown = words.filter((w) => !known(w));
   const unknownFolded = unknown.map(fold).filter((f, i) => f !== unknown[i] && postings.get(f) === null);
+  // Since 2.5.0 the pieces of a run written without spaces, for segment.
+  const pieces = unknown.filter(isSegmented).flatMap(segmentCandidates);
   const translation =
     unknown.length === 0
       ? new Map()
-      : await fetchBuckets(fetchJson, explore.translations, [...new Set([...unknown, ...unknownFolded])]);
+      : await fetchBuckets(fetchJson, explore.translations, [...new Set([...unknown, ...unknownFolded, ...pieces])]);
+  const translated = (w) => translation.get(w) ?? null;
   const readingOf = (w) => {
-    const own = translation.get(w) ?? null;
+    const own = translated(w);
     if (own !== null) return { english: own };
     const f = fold(w);
-    if (f === w) return null;
-    if (postings.get(f) !== null) return { folded: f };
-    const english = translation.get(f) ?? null;
-    return english === null ? null : { english };
+    if (f !== w) {
+      if (postings.get(f) !== null) return { folded: f };
+      const english = translated(f);
+      if (english !== null) return { english };
+    }
+    if (!isSegmented(w)) return null;
+    const found = segment(w, (p) => translated(p) !== null);
+    return found.length === 0 ? null : { pieces: found.map((p) => ({ word: p, read_as: translated(p) })) };
   };
   const readings = new Map(unknown.map((w) => [w, readingOf(w)]));
   const near = await nearSpellings(fetchJson, explore, unknown.filter((w) => readings.get(w) === null));
   const stopwords = new Set(explore.stopwords);
   const readAsOf = (w) => {
     const r = readings.get(w);
-    return r ? (r.english ?? r.folded) : (near.get(w) ?? null);
+    if (r?.pieces !== undefined) return r.pieces.map((p) => p.read_as);
+    return [r ? (r.english ?? r.folded) : (near.get(w) ?? null)];
   };
-  const extra = [...new Set(unknown.map(readAsOf).filter((w) => w !== null && !stopwords.has(w) && !postings.has(w)))];
+  const extra = [...new Set(unknown.flatMap(readAsOf).filter((w) => w !== null && !stopwords.has(w) && !postings.has(w)))];
   if (extra.length > 0) {
     const [p, r] = await Promise.all([fetchBuckets(fetchJson, explore.terms, extra), fetchBuckets(fetchJson, explore.words, extra)]);
     for (const w of extra) {
@@ -656,7 +699,14 @@ async function run(fetchJson, text, limit) {
     if (!known(w)) {
       const reading = readings.get(w);
       const english = reading?.english ?? null;
-      if (reading?.folded !== undefined) {
+      if (reading?.pieces !== undefined) {
+        // Since 2.5.0, a run written without spaces is read as its pieces' translations.
+        for (const p of reading.pieces) {
+          translationsUsed.push(p);
+          if (!stopwords.has(p.read_as) && !ranked.includes(p.read_as)) ranked.push(p.read_as);
+        }
+        continue;
+      } else if (reading?.folded !== undefined) {
         readAs = reading.folded;
         nearSpellingsUsed.push({ word: w, read_as: readAs });
       } else if (english !== null) {

@@ -92,12 +92,18 @@ fn other_scripts_accents_and_swapped_letters_are_read_before_lookup() {
     let ex = Explore::build(&index, table);
     let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
 
-    // A Latin name beside Japanese is a word of its own, and finds the QR listings.
+    // A Latin name beside Japanese is a word of its own, and finds the QR listings; since
+    // 2.5.0 the Japanese run is cut into the pieces the translation table has.
     let e = ask("QRコード作成");
     assert_eq!(e["meta"]["query"]["words"], serde_json::json!(["qr", "コード作成"]));
-    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!(["qr"]));
+    assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!(["qr", "code"]));
+    assert_eq!(e["meta"]["query"]["translations"], serde_json::json!([{"word": "コード", "read_as": "code"}]));
     let rows = e["data"].as_array().unwrap();
     assert!(rows.iter().take(2).all(|r| mentions(r, "qr")), "{rows:#?}");
+    // A Chinese run is read through the translations of its pieces.
+    let e = ask("旅游路线规划");
+    assert_eq!(e["meta"]["query"]["not_understood"], serde_json::json!([]));
+    assert!(e["meta"]["query"]["ranked_words"].as_array().unwrap().contains(&serde_json::json!("travel")));
 
     // An accented word no listing spells so: its folded form, when a listing has it...
     let e = ask("clubes de pádel");
@@ -362,13 +368,14 @@ fn the_cli_explores_evaluates_and_fails_below_the_baseline() {
     let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "predicton", "markts"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["meta"]["query"]["ranked_words"], serde_json::json!(["prediction", "markets"]));
-    // No word understood: nothing listed, and the answer says so.
-    let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
+    // No word understood: nothing listed, and the answer says so ("视频生成" is read
+    // through its pieces since 2.5.0; "움짤", Korean slang for a GIF, has none).
+    let o = x402dir(&["explore", "--json", "--snapshot", "content/snapshots/2025-12-31.json", "움짤"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["meta"]["query"]["not_understood"], serde_json::json!(["视频生成"]));
+    assert_eq!(v["meta"]["query"]["not_understood"], serde_json::json!(["움짤"]));
     assert_eq!(v["meta"]["query"]["rule"], explore::answer::RULE_NOT_UNDERSTOOD);
     assert_eq!(v["data"], serde_json::json!([]));
-    let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "视频生成"]);
+    let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "움짤"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("No word of the query was understood"));
     // A word of another language is shown read as its translation.
     let o = x402dir(&["explore", "--snapshot", "content/snapshots/2025-12-31.json", "noticias"]);

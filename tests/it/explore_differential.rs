@@ -113,6 +113,7 @@ const FIXED: &[&str] = &[
 
 fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
     let translated: Vec<String> = Translations::embedded().iter().map(|(word, _)| word.to_owned()).collect();
+    let unspaced: Vec<&String> = translated.iter().filter(|w| explore::words::is_segmented(w)).collect();
     let mut out = vec![json!({"text": "", "limit": null}), json!({"text": "a b", "limit": null})];
     out.extend(FIXED.iter().map(|text| json!({"text": text, "limit": null})));
     out.push(json!({"text": "weather", "limit": "0"}));
@@ -125,7 +126,19 @@ fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
                 0 | 1 => PLAIN[rng.below(PLAIN.len())].to_owned(),
                 // A word of another language the translation table pairs (some with a
                 // stopword), for the translation files.
-                8 => translated[rng.below(translated.len())].clone(),
+                8 if rng.below(2) == 0 => translated[rng.below(translated.len())].clone(),
+                // Since 2.5.0: a run without spaces glued from pieces of the table and a
+                // character that opens none, for segmenting.
+                8 => {
+                    let mut run = String::new();
+                    for _ in 0..1 + rng.below(3) {
+                        run.push_str(unspaced[rng.below(unspaced.len())]);
+                        if rng.below(3) == 0 {
+                            run.push('の');
+                        }
+                    }
+                    run
+                }
                 // A constraint phrase, from the lists both sides read (explore::reading).
                 2 => CONSTRAINTS[rng.below(CONSTRAINTS.len())].to_owned(),
                 // A typo, for the near spellings: one character of a word left out, or

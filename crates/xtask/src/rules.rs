@@ -123,6 +123,7 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
             json!(words::UNSPACED_SCRIPTS.iter().map(|&(lo, hi)| [lo, hi]).collect::<Vec<_>>()),
             "explore::words::UNSPACED_SCRIPTS",
         ),
+        ("EXPLORE_SEGMENT_MAX_CHARS", json!(words::SEGMENT_MAX_CHARS), "explore::words::SEGMENT_MAX_CHARS"),
     ]
 }
 
