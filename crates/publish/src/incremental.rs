@@ -268,11 +268,30 @@ const LOOKUPS_AT_ONCE: usize = 16;
 /// [`LOOKUPS_AT_ONCE`] threads (the global one if it cannot be made).
 pub(crate) fn kept_all(out: &Path, folders: &[(&str, &str)]) -> Vec<Option<Kept>> {
     let check = || folders.par_iter().map(|(date, inputs)| kept(out, date, inputs)).collect();
-    match rayon::ThreadPoolBuilder::new().num_threads(LOOKUPS_AT_ONCE).thread_name(|k| format!("kept-{k}")).build() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(LOOKUPS_AT_ONCE)
+        .thread_name(|k| format!("kept-{k}"))
+        .start_handler(|_| yield_to_the_render());
+    match pool.build() {
         Ok(pool) => pool.install(check),
         Err(_) => check(),
     }
 }
+
+/// Lowers the calling thread's priority (nice 19): the check runs beside the history read
+/// of the folder to render, which it should fill the gaps of, not slow (Linux sets the
+/// nice value of a single thread).
+#[cfg(target_os = "linux")]
+fn yield_to_the_render() {
+    // SAFETY: gettid and setpriority take and return plain integers; `who` is this thread.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn yield_to_the_render() {}
 
 /// Forgets the record of `date` (before its folder is replaced): a build killed before
 /// the new record is written leaves no record, and the folder is built again.
