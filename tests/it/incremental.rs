@@ -54,6 +54,15 @@ fn build(paths: &[PathBuf], out: &Path, method: &Method, code: &str) -> Vec<&'st
     kept
 }
 
+/// Changes one byte near the end of the file at `path` (white space for white space),
+/// keeping its size.
+fn change_one_byte(path: &Path) {
+    let mut bytes = fs::read(path).unwrap();
+    let at = bytes.len() - 2;
+    bytes[at] = if bytes[at] == b' ' { b'\n' } else { b' ' };
+    fs::write(path, &bytes).unwrap();
+}
+
 /// Every file of the built site but the incremental records, with its bytes.
 fn tree(out: &Path) -> BTreeMap<String, Vec<u8>> {
     all_files(out)
@@ -132,10 +141,7 @@ fn a_folder_edited_or_damaged_on_disk_is_rebuilt_and_one_only_touched_is_kept() 
     assert_eq!(build(&paths, &out, &method, "code-1"), DATES);
 
     // One byte changed, the size kept.
-    let mut edited = original.clone();
-    let last = edited.len() - 2;
-    edited[last] = if edited[last] == b' ' { b'\n' } else { b' ' };
-    fs::write(&manifest, &edited).unwrap();
+    change_one_byte(&manifest);
     assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[0], DATES[2]]);
     assert_eq!(fs::read(&manifest).unwrap(), original, "rebuilt as it was");
 
@@ -201,11 +207,7 @@ fn a_new_week_beside_a_damaged_folder_renders_both_as_a_clean_build_would() {
     let paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
     let method = Method::embedded();
     assert!(build(&paths[..2], &out, &method, "code-1").is_empty());
-    let manifest = out.join(DATES[0]).join("api/manifest.json");
-    let mut edited = fs::read(&manifest).unwrap();
-    let last = edited.len() - 2;
-    edited[last] = if edited[last] == b' ' { b'\n' } else { b' ' };
-    fs::write(&manifest, &edited).unwrap();
+    change_one_byte(&out.join(DATES[0]).join("api/manifest.json"));
     assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[1]]);
     same_as_clean(&dir, &paths, &out, &method, "code-1");
 }
