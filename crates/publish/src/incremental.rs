@@ -27,7 +27,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
-use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -56,14 +55,7 @@ fn file_digest(path: &Path) -> Result<Option<String>, Error> {
         Err(e) => return Err(Error::io(path, e)),
     };
     let mut hash = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = file.read(&mut buf).map_err(|e| Error::io(path, e))?;
-        if n == 0 {
-            break;
-        }
-        hash.update(&buf[..n]);
-    }
+    std::io::copy(&mut file, &mut hash).map_err(|e| Error::io(path, e))?;
     Ok(Some(hex(&hash.finalize())))
 }
 
@@ -190,13 +182,18 @@ fn tree_under(dir: &Path, rel: &str) -> std::io::Result<Option<Tree>> {
 /// The word that starts a folder's line in a record (a file's starts with its digest).
 const FOLDER: &str = "folder";
 
+/// A record's first line: the inputs' digest it was built from.
+fn inputs_line(inputs: &str) -> String {
+    format!("inputs {inputs}")
+}
+
 /// Whether the record of the folder of `date` names `inputs` (its first line only).
 pub(crate) fn recorded(out: &Path, date: &str, inputs: &str) -> bool {
     use std::io::BufRead;
     let mut first = String::new();
     fs::File::open(record_path(out, date))
         .and_then(|f| std::io::BufReader::new(f).read_line(&mut first))
-        .is_ok_and(|_| first.trim_end() == format!("inputs {inputs}"))
+        .is_ok_and(|_| first.trim_end() == inputs_line(inputs))
 }
 
 /// The folder of `date` in `out`, when its record names `inputs` and its files are the
@@ -210,7 +207,7 @@ pub(crate) fn recorded(out: &Path, date: &str, inputs: &str) -> bool {
 fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
     let text = fs::read_to_string(record_path(out, date)).ok()?;
     let mut lines = text.lines();
-    if lines.next()? != format!("inputs {inputs}") {
+    if lines.next()? != inputs_line(inputs) {
         return None;
     }
     let entries = lines.next()?.strip_prefix("entries ")?.parse().ok()?;
@@ -243,8 +240,7 @@ fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
             fs::symlink_metadata(&path).is_ok_and(|meta| {
                 meta.is_file()
                     && meta.len() == size
-                    && (mtime_of(&meta) == mtime
-                        || fs::read(&path).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)[..16]) == sum))
+                    && (mtime_of(&meta) == mtime || fs::read(&path).is_ok_and(|bytes| crate::lock::sum(&bytes) == sum))
             })
         });
     if !intact {
@@ -317,7 +313,7 @@ pub(crate) fn record(out: &Path, date: &str, inputs: &str, entries: usize, sums:
     if tree.folders.is_empty() {
         return Ok(());
     }
-    let mut text = format!("inputs {inputs}\nentries {entries}\n");
+    let mut text = format!("{}\nentries {entries}\n", inputs_line(inputs));
     let mut folders = tree.folders;
     folders.sort();
     for (rel, mtime) in folders {

@@ -109,13 +109,10 @@ pub fn build_then_clean(
         // its history and ledger are read from single files one after another, so the
         // check of 52 weeks' kept folders (a stat of each file) costs next to nothing
         // beside it (BENCHMARKS.md, "Incremental builds").
-        let first_rendered = run.iter().zip(&digests).position(|((s, _), d)| !incremental::recorded(out, s.date(), d));
+        let folders: Vec<(&str, &str)> = run.iter().zip(&digests).map(|((s, _), d)| (s.date(), d.as_str())).collect();
+        let first_rendered = folders.iter().position(|(date, inputs)| !incremental::recorded(out, date, inputs));
         let (kept, warmed) = rayon::join(
-            || {
-                let folders: Vec<(&str, &str)> =
-                    run.iter().zip(&digests).map(|((s, _), d)| (s.date(), d.as_str())).collect();
-                phase("kept check", || incremental::kept_all(out, &folders))
-            },
+            || phase("kept check", || incremental::kept_all(out, &folders)),
             || match first_rendered {
                 Some(k) => phase("history", || std::mem::take(&mut timeline).before(&run[k].1, method, &mut ledger)),
                 None => Ok(Timeline::default()),

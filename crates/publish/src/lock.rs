@@ -54,6 +54,12 @@ pub(crate) fn is_locked(path: &str) -> bool {
     path.starts_with(names::API_DIR) && path.ends_with(".json")
 }
 
+/// A file's sum, as the lock and the records of incremental builds write it: the first 128
+/// bits of the SHA-256 of its bytes, in hex.
+pub(crate) fn sum(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes)[..16])
+}
+
 /// Collects the digests of a folder's files as the build hands them over: every file,
 /// for the record of an incremental build (incremental.rs); the lock takes the
 /// API's ([`Digests::locked`]).
@@ -62,8 +68,7 @@ pub(crate) struct Digests(std::sync::Mutex<Sums>);
 
 impl Digests {
     pub(crate) fn add(&self, path: &str, bytes: &[u8]) {
-        let sum = hex(&Sha256::digest(bytes)[..16]);
-        self.0.lock().expect("not poisoned").insert(path.to_owned(), sum);
+        self.0.lock().expect("not poisoned").insert(path.to_owned(), sum(bytes));
     }
 
     pub(crate) fn into_sums(self) -> Sums {
