@@ -204,7 +204,7 @@ impl Serialize for Seen<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let r = self.0;
-        let otherwise: Vec<&Term> = r.terms.iter().filter(|t| t.live != Live::Same).collect();
+        let otherwise: Vec<&Term> = r.terms_otherwise().collect();
         let mut s = serializer.serialize_struct("Seen", 8)?;
         s.serialize_field("at", &r.at)?;
         s.serialize_field("outcome", &r.outcome)?;
@@ -242,7 +242,12 @@ impl ProbeResult {
     /// Each listed term the live 402 offered otherwise or not at all, in words, with both
     /// amounts and addresses.
     pub fn differences_in_words(&self) -> Vec<String> {
-        self.terms.iter().filter(|t| t.live != Live::Same).map(difference).collect()
+        self.terms_otherwise().map(difference).collect()
+    }
+
+    /// The listed terms the live 402 offered otherwise or not at all.
+    pub fn terms_otherwise(&self) -> impl Iterator<Item = &Term> {
+        self.terms.iter().filter(|t| t.live != Live::Same)
     }
 
     /// Whether a readable 402 offered every listed term as listed.
