@@ -105,16 +105,14 @@ pub fn is_segmented(word: &str) -> bool {
 /// no such piece is skipped. "智能合约安全审计" gives "智能", "合约", "安全", "审计" when
 /// the table has them.
 pub fn segment(word: &str, is_piece: impl Fn(&str) -> bool) -> Vec<&str> {
-    let starts: Vec<usize> = word.char_indices().map(|(i, _)| i).chain([word.len()]).collect();
-    let chars = starts.len() - 1;
+    let bounds = char_bounds(word);
     let mut pieces = Vec::new();
     let mut i = 0;
-    while i < chars {
-        let longest = (2..=SEGMENT_MAX_CHARS.min(chars - i)).rev().find(|&n| is_piece(&word[starts[i]..starts[i + n]]));
-        match longest {
-            Some(n) => {
-                pieces.push(&word[starts[i]..starts[i + n]]);
-                i += n;
+    while i + 1 < bounds.len() {
+        match pieces_at(word, &bounds, i).find(|p| is_piece(p)) {
+            Some(piece) => {
+                pieces.push(piece);
+                i += piece.chars().count();
             }
             None => i += 1,
         }
@@ -126,15 +124,20 @@ pub fn segment(word: &str, is_piece: impl Fn(&str) -> bool) -> Vec<&str> {
 /// [`SEGMENT_MAX_CHARS`] characters, in order of start, longest first (what the browser
 /// fetches before it segments).
 pub fn segment_candidates(word: &str) -> Vec<&str> {
-    let starts: Vec<usize> = word.char_indices().map(|(i, _)| i).chain([word.len()]).collect();
-    let chars = starts.len() - 1;
-    let mut out = Vec::new();
-    for i in 0..chars {
-        for n in (2..=SEGMENT_MAX_CHARS.min(chars - i)).rev() {
-            out.push(&word[starts[i]..starts[i + n]]);
-        }
-    }
-    out
+    let bounds = char_bounds(word);
+    (0..bounds.len() - 1).flat_map(|i| pieces_at(word, &bounds, i)).collect()
+}
+
+/// The byte offset of each character of `word`, and its length.
+fn char_bounds(word: &str) -> Vec<usize> {
+    word.char_indices().map(|(i, _)| i).chain([word.len()]).collect()
+}
+
+/// The pieces of `word` of two to [`SEGMENT_MAX_CHARS`] characters that start at its
+/// character `i`, longest first (`bounds` from [`char_bounds`]).
+fn pieces_at<'w: 'b, 'b>(word: &'w str, bounds: &'b [usize], i: usize) -> impl Iterator<Item = &'w str> + 'b {
+    let longest = SEGMENT_MAX_CHARS.min(bounds.len() - 1 - i);
+    (2..=longest).rev().map(move |n| &word[bounds[i]..bounds[i + n]])
 }
 
 /// The words explore uses from a query, and what it left out.
