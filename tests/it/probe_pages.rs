@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::probes::{listed_term, probe_of};
+use crate::common::probes::{listed_term, probe_of, result_of};
 use crate::common::{real_snapshot, temp_dir, TempDir};
 use method::index::Index;
 use method::names;
@@ -41,24 +41,13 @@ fn terms(index: &Index, id: usize, live: impl Fn(usize) -> (Live, Option<Offered
 }
 
 fn result(index: &Index, id: usize, outcome: Outcome, terms: Vec<Term>) -> ProbeResult {
-    let (status, failure, ms, version) = match outcome {
+    let answer = match outcome {
         Outcome::Terms => (Some(402), None, Some(230), Some(2)),
         Outcome::Unreadable => (Some(402), None, Some(41), None),
         Outcome::OtherStatus => (Some(200), None, Some(12), None),
         Outcome::NoAnswer => (None, Some(Failure::Timeout), None, None),
     };
-    ProbeResult {
-        resource: index.entries[id].resource.url.clone(),
-        at: "2026-08-20T06:31:07Z".into(),
-        outcome,
-        status,
-        failure,
-        ms_to_first_byte: ms,
-        x402_version: version,
-        body_cut: false,
-        waited_s: None,
-        terms,
-    }
+    result_of(&index.entries[id].resource.url, "2026-08-20T06:31:07Z", outcome, answer, terms)
 }
 
 fn write_probe(dir: &Path, results: Vec<ProbeResult>, date: &str) -> PathBuf {

@@ -57,18 +57,7 @@ pub fn synthetic_probe(index: &Index, seed: u64) -> Probe {
             } else {
                 Vec::new()
             };
-            ProbeResult {
-                resource: e.resource.url.clone(),
-                at: "2026-12-07T06:31:07Z".into(),
-                outcome,
-                status,
-                failure,
-                ms_to_first_byte: ms,
-                x402_version: version,
-                body_cut: false,
-                waited_s: None,
-                terms,
-            }
+            result_of(&e.resource.url, "2026-12-07T06:31:07Z", outcome, (status, failure, ms, version), terms)
         })
         .collect();
     probe_of(&index.header.date, "2026-12-07", results)
@@ -109,4 +98,25 @@ pub fn write_beside(snapshot: &Path, probe: &Probe) -> PathBuf {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, probe.to_bytes()).unwrap();
     path
+}
+
+/// What a probe saw of one resource besides its terms: the HTTP status, the failure, the
+/// milliseconds to the first byte and the x402 version.
+pub type Answer = (Option<u16>, Option<Failure>, Option<u64>, Option<u8>);
+
+/// The result for `resource` probed `at`, its body whole and no wait asked.
+pub fn result_of(resource: &str, at: &str, outcome: Outcome, answer: Answer, terms: Vec<Term>) -> ProbeResult {
+    let (status, failure, ms_to_first_byte, x402_version) = answer;
+    ProbeResult {
+        resource: resource.into(),
+        at: at.into(),
+        outcome,
+        status,
+        failure,
+        ms_to_first_byte,
+        x402_version,
+        body_cut: false,
+        waited_s: None,
+        terms,
+    }
 }
