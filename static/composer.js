@@ -598,29 +598,35 @@ export async function tokenFile(token) {
   return "h-" + hex(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8)));
 }
 
-/** The ids a word's pack holds (docs/static-api.md, packs): its first `len` postings in its own order. */
-function packIds(list, len) {
-  const head = [];
+/**
+ * The ids of a word's pack and of its second page (docs/static-api.md, packs): its
+ * postings at places 0 to `len` − 1 and `len` to `len + nextLen` − 1 of its own order.
+ */
+function packPages(list, len, nextLen) {
+  const order = [];
   for (const flag of [1, 0]) {
-    for (let i = 0; i < list.ids.length && head.length < len; i += 1) if (list.flags[i] === flag) head.push(list.ids[i]);
+    for (let i = 0; i < list.ids.length && order.length < len + nextLen; i += 1) if (list.flags[i] === flag) order.push(list.ids[i]);
   }
-  return new Set(head);
+  return [new Set(order.slice(0, len)), new Set(order.slice(len))];
 }
 
 /**
  * The records of `ids`, in order, in as few requests as the packs allow. The candidates
- * are the pack of each query word whose list is known whole, and the browse pack (the
- * first ids in browse order). The pack that saves the most requests (record blocks no
- * longer needed, less its own) is taken, the first on a tie, while one saves any; the
- * rest come from their blocks. Any choice gives the same records: this one brings a
- * two-word query's rows in one or two files where a block each took ten.
+ * are the pack and the second page of each query word whose list is known whole, and the
+ * browse pack (the first ids in browse order). The pack that saves the most requests
+ * (record blocks no longer needed, less its own) is taken, the first on a tie, while one
+ * saves any; the rest come from their blocks. Any choice gives the same records: this
+ * one brings a two-word query's rows in one or two files where a block each took ten.
  */
 async function fetchRecords(fetchJson, manifest, ids, words) {
   const { packs, records } = manifest;
   const candidates = [];
   for (const { token, count, list } of words) {
     if (count < packs.min_postings || list === null) continue;
-    candidates.push({ path: fill(packs.path, "token_file", await tokenFile(token)), ids: packIds(list, packs.len) });
+    const file = await tokenFile(token);
+    const [first, second] = packPages(list, packs.len, packs.next_len);
+    candidates.push({ path: fill(packs.path, "token_file", file), ids: first });
+    if (count > packs.len) candidates.push({ path: fill(packs.next_path, "token_file", file), ids: second });
   }
   if (packs.browse_len > 0) candidates.push({ path: packs.browse, ids: { has: (id) => id < packs.browse_len } });
   const blocks = (list) => new Set(list.map((id) => Math.floor(id / records.block))).size;

@@ -2,7 +2,7 @@
 // Do not edit: cargo xtask codegen regenerates it.
 export const METHOD_VERSION = "1.4.1"; // method::DISCOVERY_METHOD_VERSION
 export const EXPLORE_VERSION = "2.5.0"; // explore::EXPLORE_VERSION
-export const API_VERSION = 4; // site::api::method::API_VERSION
+export const API_VERSION = 5; // site::api::method::API_VERSION
 export const HIDDEN = [[0,8],[11,12],[14,31],[127,159],[1564,1564],[8206,8207],[8234,8238],[8294,8297]]; // catalogue::hidden::is_hidden, as [first, last] code point ranges
 export const MIN_TOKEN_CHARS = 2; // method::query::MIN_TOKEN_CHARS
 export const MAX_TOKENS = 8; // method::query::MAX_TOKENS

@@ -10,7 +10,9 @@ requests) and reads parts by their `from`, so only API_VERSION changed for it. T
 gaps below are closed in the layout 4 page. Method 1.4.0 (same layout) matches on case
 folding, where 1.3 lower-cased: its chars.js carries each code point's folding in the
 tables this client already read (`LOWER`, `LOWER_MULTI`), so only METHOD_VERSION
-changed here (the layout 4 page, Versions). Method 1.4.1 adds `probe` to records (copied
+changed here (the layout 4 page, Versions). Layout 5 (/static-api/5/) adds a second
+page to common words' packs, which this client does not read either: only API_VERSION
+changed for it. Method 1.4.1 adds `probe` to records (copied
 into rows as they are), `probed` to the snapshot, and the `answered_402` filter, added
 here from the page's Filters, Posting lists and Matching sections. Where the page did not
 decide something, the choice made here is marked "not in the format page: observed"
@@ -70,7 +72,7 @@ import urllib.parse
 import urllib.request
 from fractions import Fraction
 
-API_VERSION = 4
+API_VERSION = 5
 METHOD_VERSION = "1.4.1"
 MIN_TOKEN_CHARS = 2
 MAX_TOKENS = 8
@@ -629,7 +631,7 @@ def dumps(value):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Answer a query from an x402dir snapshot's static JSON API (layout 4).")
+    p = argparse.ArgumentParser(description="Answer a query from an x402dir snapshot's static JSON API (layout 5).")
     p.add_argument("--api", required=True, help="URL or folder of /<date>/api/")
     p.add_argument("--static", help="URL or folder of /<date>/static/ (default: beside --api)")
     p.add_argument("--max-price")

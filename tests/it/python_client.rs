@@ -1,5 +1,5 @@
 //! The Python client of clients/python/, written from the published format page alone
-//! (docs/static-api.md, `/static-api/4/`; written against layout 3), against
+//! (docs/static-api.md, `/static-api/5/`; written against layout 3), against
 //! `x402dir query --json` (issue 18): a
 //! site is built from the embedded snapshots, a fixed-seed generator makes queries over
 //! every snapshot (words of published and withheld descriptions, case and punctuation

@@ -188,6 +188,57 @@ fn single_token_answers_equal_the_cli_answer() {
     assert!(!out.join("2026-08-20/api/packs/ens.json").exists());
 }
 
+/// Every word's pack and second page hold the records at their places of the word's own
+/// order (description matches first, then id; docs/static-api.md, packs), worked out here
+/// from its posting list, so that a client knows from the list alone what a page holds.
+/// A wrong page would not show in an answer (the composer takes a missing record from its
+/// block), only here.
+#[test]
+fn a_words_pack_pages_hold_the_places_of_its_own_order() {
+    let out = build_real("pack-pages");
+    let api = out.join("2025-12-31/api");
+    let manifest = json_file(&api.join("manifest.json"));
+    let packs = &manifest["packs"];
+    assert_eq!((packs["len"].as_u64(), packs["next_len"].as_u64()), (Some(64), Some(112)));
+    let ids_of = |path: &Path| -> Option<Vec<u64>> {
+        let file = fs::read(path).ok()?;
+        let records: Value = serde_json::from_slice(&file).unwrap();
+        Some(records.as_array().unwrap().iter().map(|r| r["id"].as_u64().unwrap()).collect())
+    };
+    let (mut words, mut with_second) = (0, 0);
+    for bucket in 0..manifest["shards"]["buckets"].as_u64().unwrap() {
+        let shard = json_file(&api.join(format!("shards/{bucket}.json")));
+        for (key, list) in shard.as_object().unwrap() {
+            let Some(list) = list.as_array().filter(|l| !key.starts_with('@') && l.len() >= 2) else { continue };
+            // Decoded as the format page says: element 0 is id × 2 + flag, then gaps.
+            let mut postings = Vec::new();
+            let mut id = 0;
+            for (i, n) in list.iter().map(|n| n.as_u64().unwrap()).enumerate() {
+                id = if i == 0 { n / 2 } else { id + n / 2 };
+                postings.push((id, n % 2));
+            }
+            let own_order: Vec<u64> =
+                postings.iter().filter(|p| p.1 == 1).chain(postings.iter().filter(|p| p.1 == 0)).map(|p| p.0).collect();
+            let page = |places: std::ops::Range<usize>| {
+                let mut ids = own_order[places.start.min(own_order.len())..places.end.min(own_order.len())].to_vec();
+                ids.sort_unstable();
+                ids
+            };
+            let file = names::token_file(key);
+            assert_eq!(ids_of(&api.join(format!("packs/{file}.json"))), Some(page(0..64)), "{key}");
+            let second = ids_of(&api.join(format!("packs/2/{file}.json")));
+            if own_order.len() > 64 {
+                assert_eq!(second, Some(page(64..176)), "{key}");
+                with_second += 1;
+            } else {
+                assert_eq!(second, None, "{key} is in at most 64 resources: no second page");
+            }
+            words += 1;
+        }
+    }
+    assert!(with_second >= 10 && words > 1000, "{with_second} second pages of {words} packs");
+}
+
 #[test]
 fn no_json_the_build_writes_carries_a_verdict() {
     let out = build_real("verdicts");
@@ -874,7 +925,7 @@ fn the_static_api_page_is_published_linked_and_its_examples_are_real() {
     let out = build_real("static-api");
     let base = Method::embedded().site.base_url.clone();
     let address = names::static_api_page(shards::API_VERSION);
-    assert_eq!(address, "/static-api/4/");
+    assert_eq!(address, "/static-api/5/");
     let page = fs::read_to_string(out.join(names::root_dir(&address)).join("index.html")).unwrap();
     let md = fs::read_to_string(repo_root().join("docs/static-api.md")).unwrap();
     let ids: Vec<&str> = md

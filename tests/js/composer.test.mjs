@@ -276,13 +276,13 @@ function encode(list) {
 /** Small blocks, so that the six records span three of them. */
 const RECORD_BLOCK = 2;
 /** Packs that hold nothing: every record comes from its block. */
-const NO_PACKS = { min_postings: 2, len: 0, browse_len: 0 };
+const NO_PACKS = { min_postings: 2, len: 0, next_len: 0, browse_len: 0 };
 /** Packs as the build makes them, at this tiny API's scale. */
-const PACKS = { min_postings: 2, len: 64, browse_len: 3 };
+const PACKS = { min_postings: 2, len: 64, next_len: 112, browse_len: 3 };
 
 function manifest(version = METHOD_VERSION, packs = NO_PACKS, split = {}) {
   return {
-    api_version: 4,
+    api_version: 5,
     method: { name: "x402dir directory method", version, url: "https://dir.example/method/1.0.0/" },
     segments: { version: "1.0.0", labels: { weather: "Weather" } },
     screening: { version: "1.0.0" },
@@ -307,7 +307,7 @@ function manifest(version = METHOD_VERSION, packs = NO_PACKS, split = {}) {
       parts_path: "shards/parts/{token_file}/{part}.json", split,
     },
     records: { path: "records/{block}.json", block: RECORD_BLOCK },
-    packs: { path: "packs/{token_file}.json", browse: "packs/_browse.json", ...packs },
+    packs: { path: "packs/{token_file}.json", next_path: "packs/2/{token_file}.json", browse: "packs/_browse.json", ...packs },
     prices: { path: "prices.json" },
   };
 }
@@ -370,11 +370,14 @@ function fakeApi({ files: overrides = {}, version, packs = NO_PACKS, split = [],
   const listed = Object.fromEntries(splitInManifest ? split.map(({ key, value }) => [key, value]) : []);
   const files = { "manifest.json": manifest(version, packs, listed), "prices.json": { ladder: LADDER } };
   // Record packs as the build writes them (docs/static-api.md, packs): per word, its
-  // first `len` postings in its own order (flag 1 first, then by id), in id order.
+  // first `len` postings in its own order (flag 1 first, then by id), in id order, and
+  // for a word in more than `len` resources the next `next_len` as its second page.
+  const inIdOrder = (postings) => postings.map(([id]) => id).sort((a, b) => a - b).map((id) => RECORDS[id]);
   for (const [key, list] of Object.entries(POSTINGS)) {
     if (key.startsWith("@") || list.length < packs.min_postings) continue;
-    const head = [...list.filter(([, f]) => f === 1), ...list.filter(([, f]) => f === 0)].slice(0, packs.len);
-    files[`packs/${key}.json`] = head.map(([id]) => id).sort((a, b) => a - b).map((id) => RECORDS[id]);
+    const order = [...list.filter(([, f]) => f === 1), ...list.filter(([, f]) => f === 0)];
+    files[`packs/${key}.json`] = inIdOrder(order.slice(0, packs.len));
+    if (list.length > packs.len) files[`packs/2/${key}.json`] = inIdOrder(order.slice(packs.len, packs.len + packs.next_len));
   }
   files["packs/_browse.json"] = RECORDS.slice(0, packs.browse_len);
   for (let b = 0; b < BUCKETS; b++) files[`shards/${b}.json`] = {};
@@ -448,7 +451,7 @@ describe("record packs", () => {
   test("a word in more resources than a pack holds: its pack holds its first ones in its own order", async () => {
     // weather: ids 0, 2, 3 carry the word in their description (flag 1), 1 and 4 do not.
     // A pack of 3 holds 0, 2, 3; the answer "weather" shows them first (match_score 1).
-    const packs = { min_postings: 2, len: 3, browse_len: 0 };
+    const packs = { min_postings: 2, len: 3, next_len: 0, browse_len: 0 };
     const api = fakeApi({ packs });
     const answer = await query(api, "weather", { limit: "3" });
     assert.deepEqual(ids(answer), [0, 2, 3]);
@@ -463,6 +466,23 @@ describe("record packs", () => {
     assert.deepEqual(all, await query(fakeApi(), "weather", {}));
     assert.deepEqual(api2.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")).sort(),
       ["records/0.json", "records/1.json", "records/2.json"]);
+  });
+
+  test("a word's second page holds its rows past the first page, in one request", async () => {
+    // weather's own order is 0, 2, 3 (flag 1), then 1, 4. With a first page of one (id
+    // 0) and a second of four (2, 3, 1, 4), its five rows span all three blocks: the
+    // second page brings four of them in one request, and id 0 comes from its block
+    // (the first page would cost the same request and save none).
+    const packs = { min_postings: 2, len: 1, next_len: 4, browse_len: 0 };
+    const api = fakeApi({ packs });
+    const answer = await query(api, "weather", {});
+    assert.deepEqual(answer, await query(fakeApi(), "weather", {}));
+    assert.deepEqual(api.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")).sort(),
+      ["packs/2/weather.json", "records/0.json"]);
+    // A word in no more resources than the first page holds has no second page to take.
+    const api2 = fakeApi({ packs: { ...packs, len: 64 } });
+    await query(api2, "weather", {});
+    assert.deepEqual(api2.fetched.filter((p) => p.startsWith("packs/") || p.startsWith("records/")), ["packs/weather.json"]);
   });
 
   test("a pack is taken only when it saves a request", async () => {

@@ -27,8 +27,10 @@ function fakeFetch(url) {
   return Promise.resolve(new Response(readFileSync(file)));
 }
 const count = (suffix) => fetched.filter((u) => u.endsWith(suffix)).length;
+// The layouts this package reads, as its bin does: from spec.json (generated from Rust).
+const specFile = JSON.parse(readFileSync(new URL('../../clients/mcp/spec.json', import.meta.url), 'utf8'));
 const make = (options = {}) =>
-  createSite({ site: SITE, apiVersions: [4], fetchImpl: fakeFetch, now: () => clock, ...options });
+  createSite({ site: SITE, apiVersions: specFile.api_versions, fetchImpl: fakeFetch, now: () => clock, ...options });
 
 // latest: read from /snapshots.json once, again only after the interval.
 const site = make();
@@ -88,7 +90,7 @@ assert.deepEqual(a2, a1);
 assert.deepEqual(fetched.slice(mark), [], 'the cache folder answers without a request');
 // A filter the package describes (here a made-up boolean) that the snapshot's composer does
 // not apply is refused, never dropped; left at its default it changes nothing.
-const spec = JSON.parse(readFileSync(new URL('../../clients/mcp/spec.json', import.meta.url), 'utf8')).mcp;
+const spec = specFile.mcp;
 const wider = structuredClone(spec);
 wider.tool.inputSchema.properties.only_probed = { type: 'boolean' };
 const handler = createHandler(wider, make({ date: '2025-12-31' }));

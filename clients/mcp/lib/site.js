@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 
 /** How long a `latest` read from /snapshots.json is trusted before it is read again. */
 export const LATEST_TTL_MS = 10 * 60 * 1000;
-/** The most bytes read of any one file (a layout-4 file is at most a few hundred KB). */
+/** The most bytes read of any one file (a layout-5 file is at most a few hundred KB). */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** The most bytes of parsed files kept in memory (by their text's length). */
 export const MEMORY_CACHE_BYTES = 64 * 1024 * 1024;

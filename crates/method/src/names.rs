@@ -171,6 +171,8 @@ pub const SHARDS: ApiFile = ApiFile("shards/{bucket}.json");
 pub const SHARD_PARTS: ApiFile = ApiFile("shards/parts/{token_file}/{part}.json");
 pub const RECORD_BLOCKS: ApiFile = ApiFile("records/{block}.json");
 pub const PACKS: ApiFile = ApiFile("packs/{token_file}.json");
+/// A pack's second page. No token file is one character long, so no pack is named `2`.
+pub const NEXT_PACKS: ApiFile = ApiFile("packs/2/{token_file}.json");
 pub const BROWSE_PACK: ApiFile = ApiFile("packs/_browse.json");
 pub const ANSWERS: ApiFile = ApiFile("q/{token_file}.json");
 pub const PRICES: ApiFile = ApiFile("prices.json");

@@ -4,6 +4,7 @@
 //! as the Rust code, so every list here is in the method's order.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 
 use rayon::prelude::*;
 use serde::ser::SerializeStruct;
@@ -29,8 +30,10 @@ use super::{to_bytes, Sink};
 /// than [`SPLIT_POSTINGS`] split into parts of their own. 4: a pack for every word in two
 /// resources or more (its first [`PACK_LEN`] in its own order), split lists named in the
 /// manifest and cut into parts of [`PART_POSTINGS`]: a two-word query's rows come in one
-/// or two requests where they came in ten.
-pub const API_VERSION: u32 = 4;
+/// or two requests where they came in ten. 5: a word in more than [`PACK_LEN`] resources
+/// also has its pack's second page ([`NEXT_PACK_LEN`] more of its own order), for the rows
+/// of words that meet sparsely.
+pub const API_VERSION: u32 = 5;
 /// Records per file: ids `block * RECORD_BLOCK ..`. A file per record made the API as
 /// many files as the pages again (a million at a million resources); in blocks of 16 it
 /// is a sixteenth of that. Blocks of 32 were measured too: a query's rows come from ten
@@ -55,6 +58,12 @@ pub(crate) const PART_POSTINGS: usize = 32768;
 /// query's rows are the first of its rarest words' lists in nearly that order, so one
 /// or two packs hold them instead of a record block each (BENCHMARKS.md, "Requests").
 pub(crate) const PACK_LEN: usize = 64;
+/// A word in more than [`PACK_LEN`] resources also has a second page: the next this many
+/// of its own order. Where two words meet sparsely their ten rows reach past the first
+/// page (place 81 to 175 of the rarer word's order in the bench's queries at 15,000 and
+/// 100,000 listings), and took a record block each. A record is about 145 bytes gzipped,
+/// so both pages, the manifest and two shards stay within a query's 30 KB.
+pub(crate) const NEXT_PACK_LEN: usize = 112;
 /// Words in fewer resources than this get no pack and no single-word answer file: a
 /// word in one resource (most are ids in URLs) is answered by that resource's record,
 /// and a file per such word would make the file count grow with the catalogue twice over.
@@ -106,11 +115,11 @@ fn shard_value(list: &[Posting]) -> ShardValue {
     }
 }
 
-/// The ids of a word's pack: its first [`PACK_LEN`] postings in its own order (flagged
-/// first, then by id), in id order.
-fn pack_ids(list: &[Posting]) -> Vec<usize> {
-    let mut ids: Vec<usize> =
-        list.iter().filter(|p| p.1).chain(list.iter().filter(|p| !p.1)).take(PACK_LEN).map(|p| p.0 as usize).collect();
+/// The ids of one page of a word's pack: its postings at `places` of its own order
+/// (flagged first, then by id), in id order.
+fn pack_ids(list: &[Posting], places: Range<usize>) -> Vec<usize> {
+    let own_order = list.iter().filter(|p| p.1).chain(list.iter().filter(|p| !p.1));
+    let mut ids: Vec<usize> = own_order.skip(places.start).take(places.len()).map(|p| p.0 as usize).collect();
     ids.sort_unstable();
     ids
 }
@@ -414,7 +423,8 @@ fn write_record_blocks(records: &Records, sink: Sink) -> Result<(), Error> {
 }
 
 /// For each word in at least [`MIN_POSTINGS_FOR_FILES`] resources, its single-word
-/// answer `q/{token_file}.json` and its pack `packs/{token_file}.json`.
+/// answer `q/{token_file}.json` and its pack `packs/{token_file}.json`; for a word in
+/// more than [`PACK_LEN`], also its pack's second page `packs/2/{token_file}.json`.
 fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Records, sink: Sink) -> Result<(), Error> {
     let (index, method) = (records.index, records.method);
     let with_files: Vec<(&String, &Vec<Posting>)> =
@@ -422,8 +432,12 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
     for chunk in with_files.chunks(LARGE_FILE_BATCH) {
         let mut batch: Vec<(String, Vec<u8>)> = chunk
             .par_iter()
-            .map(|(token, list)| (names::PACKS.file(&[&token_file(token)]), records.pack(pack_ids(list))))
+            .map(|(token, list)| (names::PACKS.file(&[&token_file(token)]), records.pack(pack_ids(list, 0..PACK_LEN))))
             .collect();
+        batch.par_extend(chunk.par_iter().filter(|(_, list)| list.len() > PACK_LEN).map(|(token, list)| {
+            let ids = pack_ids(list, PACK_LEN..PACK_LEN + NEXT_PACK_LEN);
+            (names::NEXT_PACKS.file(&[&token_file(token)]), records.pack(ids))
+        }));
         batch.par_extend(chunk.par_iter().map(|(token, list)| {
             let a = single_word_answer(index, method, token, list);
             (names::ANSWERS.file(&[&token_file(token)]), to_bytes(&a))
@@ -481,6 +495,8 @@ fn manifest(index: &Index, method: &Method, buckets: usize, split: &BTreeMap<&st
             "path": names::PACKS.template(),
             "min_postings": MIN_POSTINGS_FOR_FILES,
             "len": PACK_LEN,
+            "next_path": names::NEXT_PACKS.template(),
+            "next_len": NEXT_PACK_LEN,
             "browse": names::BROWSE_PACK.template(),
             "browse_len": BROWSE_PACK_LEN.min(index.entries.len()),
         }),
