@@ -333,10 +333,9 @@ fn swap_in(
                  of {date}, if any, is untouched"
             )));
         }
-        for (path, bytes) in &batch {
-            digests.add(path, bytes);
-        }
-        stage.write_all(&batch)
+        // Summed while written: the sums are a tenth of a build's work.
+        let ((), written) = rayon::join(|| digests.add(&batch), || stage.write_all(&batch));
+        written
     };
     // Checked before the swap: a refused folder never replaces the published one.
     let sums =
