@@ -68,7 +68,7 @@ pub(crate) struct Digests(std::sync::Mutex<Sums>);
 
 impl Digests {
     /// Adds a batch's sums, made on every core first: summed one file at a time under the
-    /// lock, they were a tenth of a build's time (BENCHMARKS.md, "Where a build's time goes").
+    /// lock, they were a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
     pub(crate) fn add(&self, batch: &[(String, Vec<u8>)]) {
         use rayon::prelude::*;
         let sums: Vec<(String, String)> = batch.par_iter().map(|(path, bytes)| (path.clone(), sum(bytes))).collect();

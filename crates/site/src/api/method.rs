@@ -60,9 +60,10 @@ pub(crate) const PART_POSTINGS: usize = 32768;
 pub(crate) const PACK_LEN: usize = 64;
 /// A word in more than [`PACK_LEN`] resources also has a second page: the next this many
 /// of its own order. Where two words meet sparsely their ten rows reach past the first
-/// page (place 81 to 175 of the rarer word's order in the bench's queries at 15,000 and
-/// 100,000 listings), and took a record block each. A record is about 145 bytes gzipped,
-/// so both pages, the manifest and two shards stay within a query's 30 KB.
+/// page (to place 81 to 134 of the better word's order in five of the bench's twelve
+/// queries at 15,000 listings), and took a record block each. A record is about 145 bytes
+/// gzipped, so at 15,000 both pages, the manifest and two shards stay within a query's
+/// 30 KB (BENCHMARKS.md, "API layout 5", with the layouts measured against it).
 pub(crate) const NEXT_PACK_LEN: usize = 112;
 /// Words in fewer resources than this get no pack and no single-word answer file: a
 /// word in one resource (most are ids in URLs) is answered by that resource's record,
