@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::probes::probe_of;
-use crate::common::{all_files, item, synthetic_snapshot, temp_dir};
+use crate::common::{all_files, item, synthetic_snapshot, temp_dir, TempDir};
 use method::corrections::Corrections;
 use method::Method;
 use publish::Options;
@@ -84,11 +84,18 @@ fn same_as_clean(dir: &Path, paths: &[PathBuf], out: &Path, method: &Method, cod
     }
 }
 
+/// A folder for a test named `name`: its output folder, and a snapshot of 10 listings
+/// for each of [`DATES`].
+fn three_weeks(name: &str) -> (TempDir, PathBuf, Vec<PathBuf>) {
+    let dir = temp_dir(name);
+    let out = dir.join("public");
+    let paths = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    (dir, out, paths)
+}
+
 #[test]
 fn a_folder_is_kept_only_while_every_input_is_unchanged_and_the_result_is_a_clean_build_s() {
-    let dir = temp_dir("incremental");
-    let out = dir.join("public");
-    let mut paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    let (dir, out, mut paths) = three_weeks("incremental");
     let embedded = Method::embedded();
     assert!(build(&paths, &out, &embedded, "code-1").is_empty(), "nothing to keep at first");
     assert_eq!(build(&paths, &out, &embedded, "code-1"), DATES, "nothing changed: every folder kept");
@@ -127,9 +134,7 @@ fn a_folder_is_kept_only_while_every_input_is_unchanged_and_the_result_is_a_clea
 
 #[test]
 fn a_folder_edited_or_damaged_on_disk_is_rebuilt_and_one_only_touched_is_kept() {
-    let dir = temp_dir("incremental-damage");
-    let out = dir.join("public");
-    let paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    let (dir, out, paths) = three_weeks("incremental-damage");
     let method = Method::embedded();
     build(&paths, &out, &method, "code-1");
     let manifest = out.join(DATES[1]).join("api/manifest.json");
@@ -202,9 +207,7 @@ fn the_command_line_says_what_it_kept_and_rebuild_renders_every_folder() {
 /// every folder is still a clean build's.
 #[test]
 fn a_new_week_beside_a_damaged_folder_renders_both_as_a_clean_build_would() {
-    let dir = temp_dir("incremental-week");
-    let out = dir.join("public");
-    let paths: Vec<PathBuf> = DATES.iter().map(|d| write_snapshot(&dir, d, 10)).collect();
+    let (dir, out, paths) = three_weeks("incremental-week");
     let method = Method::embedded();
     assert!(build(&paths[..2], &out, &method, "code-1").is_empty());
     change_one_byte(&out.join(DATES[0]).join("api/manifest.json"));
