@@ -660,22 +660,33 @@ async function run(fetchJson, text, limit) {
     unknown.length === 0
       ? new Map()
       : await fetchBuckets(fetchJson, explore.translations, [...new Set([...unknown, ...unknownFolded, ...pieces])]);
-  const translated = (w) => translation.get(w) ?? null;
+  // Each pair is [read as, rescued] (since 2.6.0).
+  const pairOf = (w) => translation.get(w) ?? null;
+  const translated = (w) => pairOf(w)?.[0] ?? null;
   const readingOf = (w) => {
-    const own = translated(w);
-    if (own !== null) return { english: own };
+    const own = pairOf(w);
+    if (own !== null) return { english: own[0], rescued: own[1] };
     const f = fold(w);
     if (f !== w) {
       if (postings.get(f) !== null) return { folded: f };
-      const english = translated(f);
-      if (english !== null) return { english };
+      const pair = pairOf(f);
+      if (pair !== null) return { english: pair[0], rescued: pair[1] };
     }
     if (!isSegmented(w)) return null;
     const found = segment(w, (p) => translated(p) !== null);
     return found.length === 0 ? null : { pieces: found.map((p) => ({ word: p, read_as: translated(p) })) };
   };
   const readings = new Map(unknown.map((w) => [w, readingOf(w)]));
-  const near = await nearSpellings(fetchJson, explore, unknown.filter((w) => readings.get(w) === null));
+  // Near spellings of the words with no reading, and (since 2.6.0) of those read by a
+  // rescued pair, which yields to a near spelling (Rust's Explore::retrieve).
+  const near = await nearSpellings(
+    fetchJson,
+    explore,
+    unknown.filter((w) => readings.get(w) === null || readings.get(w).rescued === true),
+  );
+  for (const w of unknown) {
+    if (readings.get(w)?.rescued === true && (near.get(w) ?? null) !== null) readings.set(w, null);
+  }
   const stopwords = new Set(explore.stopwords);
   const readAsOf = (w) => {
     const r = readings.get(w);

@@ -73,7 +73,11 @@ fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopw
     assert!(rows.iter().take(5).filter(|r| mentions(r, "news")).count() >= 3, "{rows:#?}");
 
     // A word the table reads as a stopword is left out like one, and is not "not understood".
-    let (word, stop) = Translations::embedded().iter().find(|(_, to)| is_stopword(to)).expect("a pair into a stopword");
+    // (A key that is a function word of another language is dropped before any lookup.)
+    let (word, stop) = Translations::embedded()
+        .iter()
+        .find(|(word, to)| is_stopword(to) && !is_function_word(word))
+        .expect("a pair into a stopword");
     let e = ask(&format!("{word} noticias"));
     let q = &e["meta"]["query"];
     assert_eq!(q["translations"][0], serde_json::json!({"word": word, "read_as": stop}));
@@ -82,6 +86,50 @@ fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopw
     assert_eq!(e["meta"]["query"]["ranked_words"], serde_json::json!([]));
     assert_eq!(e["meta"]["query"]["not_understood"], serde_json::json!([]));
     assert_eq!(e["data"], serde_json::json!([]));
+}
+
+#[test]
+fn a_pair_rescued_by_csls_yields_to_a_near_spelling_and_a_pair_kept_by_its_cosine_does_not() {
+    let index = december();
+    let method = Method::embedded();
+    let table = VectorTable::embedded();
+    let ex = Explore::build(&index, table);
+    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+    let translations = Translations::embedded();
+    let rescued = |w: &str| translations.pair(w).map(|p| p.rescued);
+    let readable =
+        |w: &str| table.get(w).is_none() && !ex.bm25.postings.contains_key(w) && explore_words(w).words == [w];
+
+    // "camara" is rescued as "cam"; a listing word is one edit away: "camera".
+    assert_eq!((translations.get("camara"), rescued("camara")), (Some("cam"), Some(true)));
+    let q = &ask("camara")["meta"]["query"];
+    assert_eq!(q["near_spellings"], serde_json::json!([{"word": "camara", "read_as": "camera"}]));
+    assert_eq!(q["translations"], serde_json::json!([]));
+    // "поиск" is rescued too, and has no near spelling: it is read as its translation.
+    assert_eq!(rescued("поиск"), Some(true));
+    assert!(ex.spelling.nearest("поиск").is_none());
+    let q = &ask("поиск")["meta"]["query"];
+    assert_eq!(q["translations"], serde_json::json!([{"word": "поиск", "read_as": "searching"}]));
+
+    // The same for every such pair of the table: the first rescued pair and the first pair
+    // kept by its cosine whose word has a near spelling.
+    let with_near = |want: bool| {
+        translations
+            .pairs()
+            .find(|(w, p)| {
+                p.rescued == want && readable(w) && !is_stopword(&p.read_as) && ex.spelling.nearest(w).is_some()
+            })
+            .map(|(w, p)| (w.to_owned(), p.read_as.clone(), ex.spelling.nearest(w).unwrap().to_owned()))
+            .expect("such a pair")
+    };
+    let (word, _, near) = with_near(true);
+    let q = &ask(&word)["meta"]["query"];
+    assert_eq!(q["near_spellings"], serde_json::json!([{"word": word, "read_as": near}]), "{word}");
+    assert_eq!(q["translations"], serde_json::json!([]));
+    let (word, read_as, _) = with_near(false);
+    let q = &ask(&word)["meta"]["query"];
+    assert_eq!(q["translations"], serde_json::json!([{"word": word, "read_as": read_as}]), "{word}");
+    assert_eq!(q["near_spellings"], serde_json::json!([]));
 }
 
 #[test]

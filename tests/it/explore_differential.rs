@@ -109,6 +109,12 @@ const FIXED: &[&str] = &[
     "news up to a penny per call",
     "smart contract secruity under $1, max ten cents",
     "génération de vidéo, no more than twenty-five cents",
+    // Pairs rescued by CSLS (explore 2.6.0): with a near spelling ("camara", "sentimento",
+    // "rendement") and without ("поиск").
+    "camara",
+    "análise de sentimento de avaliações escritas",
+    "pools de liquidité avec le meilleur rendement",
+    "поиск в интернете",
 ];
 
 fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {

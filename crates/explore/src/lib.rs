@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.5.0";
+pub const EXPLORE_VERSION: &str = "2.6.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -125,9 +125,13 @@ impl Explore {
             let folded = spelling::fold(w);
             let accented = folded != *w;
             let listed = |f: &str| self.bm25.postings.contains_key(f);
+            // Since 2.6.0 a pair rescued by CSLS is a guess: a word one edit from a listing
+            // word ("sentimento", "sentiment") is read as that word instead.
             let english = translations
-                .get(w)
-                .or_else(|| (accented && !listed(&folded)).then(|| translations.get(&folded)).flatten());
+                .pair(w)
+                .or_else(|| (accented && !listed(&folded)).then(|| translations.pair(&folded)).flatten())
+                .filter(|pair| !(pair.rescued && self.spelling.nearest(w).is_some()))
+                .map(|pair| pair.read_as.as_str());
             let read_as = if known(w) {
                 w.clone()
             } else if translations.get(w).is_none() && accented && listed(&folded) {

@@ -166,7 +166,7 @@ impl Spelling {
     }
 
     /// The near spelling of `word`, if one is near enough; see [`nearest`].
-    pub(crate) fn nearest(&self, word: &str) -> Option<&str> {
+    pub fn nearest(&self, word: &str) -> Option<&str> {
         nearest(word, |t| {
             self.triples.get(t).map(|ids| {
                 ids.iter()

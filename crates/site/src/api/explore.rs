@@ -22,7 +22,7 @@ use explore::answer::{
 use explore::dense::{ByteVector, FEEDBACK_DOCUMENTS, FEEDBACK_WEIGHT};
 use explore::eval::Evaluation;
 use explore::fuse::{CHEAPEST_WEIGHT, PRIOR_WEIGHT, RRF_K};
-use explore::translations::{self, Translations};
+use explore::translations::{self, Pair, Translations};
 use explore::vectors::{VectorTable, DIMS, PROVENANCE};
 use explore::words::stopwords;
 use explore::{Explore, LIST_DEPTH};
@@ -36,16 +36,21 @@ use method::names::{self, bucket};
 
 /// Ids per facts file.
 pub(crate) const FACTS_BLOCK: usize = 1024;
-/// Aim for about this many bytes per term or word shard.
-const TARGET_SHARD_BYTES: usize = 16 * 1024;
+/// Aim for about this many bytes per term shard.
+const TERM_SHARD_BYTES: usize = 16 * 1024;
+/// Aim for about this many bytes per word shard: every understood word reads one, and the
+/// vectors in it hardly compress (16 KB before explore 2.6.0; content/explore.md#evaluation
+/// gives the bytes measured).
+const WORD_SHARD_BYTES: usize = 8 * 1024;
 /// Aim for about this many bytes per spelling shard: a misspelt word reads one shard per
 /// letter triple (eight or so), so they are kept small.
 const SPELLING_SHARD_BYTES: usize = 2 * 1024;
 /// Aim for about this many bytes per translation shard: a word of another language reads one,
 /// and since explore 2.5.0 a run written without spaces one per candidate piece, so they are
 /// small (4 KB before 2.5.0; content/explore.md#evaluation gives the bytes measured at 4, 2
-/// and 1 KB).
-const TRANSLATION_SHARD_BYTES: usize = 1024;
+/// and 1 KB). 1.5 KB since 2.6.0, whose pairs carry a flag: about as many files as 1 KB
+/// made without it.
+const TRANSLATION_SHARD_BYTES: usize = 1536;
 
 /// Standard base64 with padding: what `atob` reads.
 pub(crate) fn base64(bytes: &[u8]) -> String {
@@ -72,8 +77,8 @@ fn byte_vector(v: &ByteVector) -> Vec<Value> {
     vec![json!(v.inv_norm), json!(vector_text(&v.values))]
 }
 
-fn buckets_for(bytes: usize) -> usize {
-    (bytes / TARGET_SHARD_BYTES).max(1).next_power_of_two()
+fn buckets_for(bytes: usize, target: usize) -> usize {
+    (bytes / target).max(1).next_power_of_two()
 }
 
 /// The vector table's checksum as its provenance records it.
@@ -124,7 +129,7 @@ const BUCKETS_PER_BATCH: usize = 256;
 /// bucket count.
 fn write_terms(explore: &Explore, sink: Sink) -> Result<usize, Error> {
     let term_bytes: usize = explore.bm25.postings.iter().map(|(t, p)| t.len() + 8 + p.len() * 10).sum();
-    let term_buckets = buckets_for(term_bytes);
+    let term_buckets = buckets_for(term_bytes, TERM_SHARD_BYTES);
     // Terms are grouped by bucket first and each bucket's lists copied out only as its
     // file is made, so no second copy of every list is held.
     let mut by_bucket: Vec<Vec<&str>> = vec![Vec::new(); term_buckets];
@@ -152,7 +157,7 @@ fn write_terms(explore: &Explore, sink: Sink) -> Result<usize, Error> {
 /// Every word of the vector table with its weight and vector, `words/{bucket}.json`.
 /// Returns the bucket count.
 fn write_words(explore: &Explore, table: &VectorTable, sink: Sink) -> Result<usize, Error> {
-    let word_buckets = buckets_for(table.len() * (DIMS * 4 / 3 + 24));
+    let word_buckets = buckets_for(table.len() * (DIMS * 4 / 3 + 24), WORD_SHARD_BYTES);
     let mut shards: Vec<BTreeMap<&str, Value>> = vec![BTreeMap::new(); word_buckets];
     for (word, row) in table.words() {
         shards[bucket(word, word_buckets)].insert(word, json!([explore.dense.weight(word), vector_text(row)]));
@@ -200,14 +205,15 @@ fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
 /// some document of this snapshot contains (those are never looked up:
 /// content/explore.md#translations). Returns the bucket count.
 fn write_translations(explore: &Explore, sink: Sink) -> Result<usize, Error> {
-    let pairs: Vec<(&str, &str)> =
-        Translations::embedded().iter().filter(|(word, _)| !explore.bm25.postings.contains_key(*word)).collect();
-    let bytes: usize = pairs.iter().map(|(a, b)| a.len() + b.len() + 6).sum();
+    let pairs: Vec<(&str, &Pair)> =
+        Translations::embedded().pairs().filter(|(word, _)| !explore.bm25.postings.contains_key(*word)).collect();
+    // `"word":["read as",false],`: the flag says the pair was rescued (since 2.6.0).
+    let bytes: usize = pairs.iter().map(|(a, p)| a.len() + p.read_as.len() + 15).sum();
     // A word of another language reads one file: small files, like the spelling ones.
     let buckets = (bytes / TRANSLATION_SHARD_BYTES).max(1).next_power_of_two();
-    let mut shards: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); buckets];
-    for (word, read_as) in pairs {
-        shards[bucket(word, buckets)].insert(word, read_as);
+    let mut shards: Vec<BTreeMap<&str, (&str, bool)>> = vec![BTreeMap::new(); buckets];
+    for (word, pair) in pairs {
+        shards[bucket(word, buckets)].insert(word, (pair.read_as.as_str(), pair.rescued));
     }
     write_shards(&shards, names::EXPLORE_TRANSLATIONS, sink)?;
     Ok(buckets)
