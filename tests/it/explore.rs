@@ -25,6 +25,25 @@ fn december() -> Index {
     method::index::indexes_with_history(&paths, &Method::embedded()).unwrap().remove(1)
 }
 
+/// Explore over [`december`], asked as `x402dir explore --json` asks (ten results).
+struct Asked {
+    index: Index,
+    method: Method<'static>,
+    ex: Explore,
+}
+
+impl Asked {
+    fn new() -> Asked {
+        let index = december();
+        let ex = Explore::build(&index, VectorTable::embedded());
+        Asked { index, method: Method::embedded(), ex }
+    }
+
+    fn ask(&self, need: &str) -> Value {
+        serde_json::to_value(explore(&self.ex, &self.index, &self.method, VectorTable::embedded(), need, 10)).unwrap()
+    }
+}
+
 fn mentions(row: &Value, word: &str) -> bool {
     let text = format!("{} {}", row["resource"], row["description"]).to_lowercase();
     text.contains(word)
@@ -56,11 +75,8 @@ fn the_translation_table_pairs_words_explore_reads_with_words_of_the_vector_tabl
 
 #[test]
 fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopword_is_left_out() {
-    let index = december();
-    let method = Method::embedded();
-    let table = VectorTable::embedded();
-    let ex = Explore::build(&index, table);
-    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+    let asked = Asked::new();
+    let ask = |need: &str| asked.ask(need);
 
     // "noticias" is in no listing and the table has no row for it: read as "news".
     assert_eq!(Translations::embedded().get("noticias"), Some("news"));
@@ -90,11 +106,9 @@ fn a_word_of_another_language_is_read_as_its_translation_and_one_read_as_a_stopw
 
 #[test]
 fn a_pair_rescued_by_csls_yields_to_a_near_spelling_and_a_pair_kept_by_its_cosine_does_not() {
-    let index = december();
-    let method = Method::embedded();
-    let table = VectorTable::embedded();
-    let ex = Explore::build(&index, table);
-    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+    let asked = Asked::new();
+    let ask = |need: &str| asked.ask(need);
+    let (ex, table) = (&asked.ex, VectorTable::embedded());
     let translations = Translations::embedded();
     let rescued = |w: &str| translations.pair(w).map(|p| p.rescued);
     let readable =
@@ -134,11 +148,8 @@ fn a_pair_rescued_by_csls_yields_to_a_near_spelling_and_a_pair_kept_by_its_cosin
 
 #[test]
 fn other_scripts_accents_and_swapped_letters_are_read_before_lookup() {
-    let index = december();
-    let method = Method::embedded();
-    let table = VectorTable::embedded();
-    let ex = Explore::build(&index, table);
-    let ask = |need: &str| serde_json::to_value(explore(&ex, &index, &method, table, need, 10)).unwrap();
+    let asked = Asked::new();
+    let ask = |need: &str| asked.ask(need);
 
     // A Latin name beside Japanese is a word of its own, and finds the QR listings; since
     // 2.5.0 the Japanese run is cut into the pieces the translation table has.
