@@ -186,19 +186,34 @@ fn write_spelling(explore: &Explore, sink: Sink) -> Result<usize, Error> {
         .sum();
     // Small files: a word reads one per triple, so a bucket is read for a few of its words.
     let buckets = (bytes / SPELLING_SHARD_BYTES).max(1).next_power_of_two();
-    let mut shards: Vec<BTreeMap<&str, Vec<Value>>> = vec![BTreeMap::new(); buckets];
+    // Borrowed, not copied into JSON values: a value per word and count held every
+    // shard's text several times over at once (600 MB at a million listings).
+    let mut shards: Vec<BTreeMap<&str, Offers>> = vec![BTreeMap::new(); buckets];
     for (triple, ids) in &s.triples {
-        let words = ids
-            .iter()
-            .flat_map(|&i| {
-                let o = &s.words[i as usize];
-                [json!(o.word), json!(o.documents)]
-            })
-            .collect();
-        shards[bucket(triple, buckets)].insert(triple, words);
+        shards[bucket(triple, buckets)].insert(triple, Offers { ids, spelling: s });
     }
     write_shards(&shards, names::EXPLORE_SPELLING, sink)?;
     Ok(buckets)
+}
+
+/// A triple's words as its spelling file lists them: `[word, documents, word, …]`.
+#[derive(Clone, Copy)]
+struct Offers<'a> {
+    ids: &'a [u32],
+    spelling: &'a explore::spelling::Spelling,
+}
+
+impl serde::Serialize for Offers<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.ids.len() * 2))?;
+        for &i in self.ids {
+            let offered = &self.spelling.words[i as usize];
+            seq.serialize_element(&offered.word)?;
+            seq.serialize_element(&offered.documents)?;
+        }
+        seq.end()
+    }
 }
 
 /// The translation table, `translations/{bucket}.json`, `word -> read as`, less the words
