@@ -18,7 +18,7 @@
 //!
 //! The record of a folder is `<out>/.inputs/<date>`: the inputs' digest, its count of
 //! entries, every folder in it with its modification time, and every file with its size,
-//! modification time and digest. A hidden folder
+//! modification time and digest (`lock::record_sum`). A hidden folder
 //! at the root, which the site never writes (its paths refuse a leading dot) and a
 //! deploy does not upload. A folder is kept only when the digest matches and its files
 //! are exactly the recorded ones: each folder at its recorded time (so holding the same
@@ -240,7 +240,8 @@ fn kept(out: &Path, date: &str, inputs: &str) -> Option<Kept> {
             fs::symlink_metadata(&path).is_ok_and(|meta| {
                 meta.is_file()
                     && meta.len() == size
-                    && (mtime_of(&meta) == mtime || fs::read(&path).is_ok_and(|bytes| crate::lock::sum(&bytes) == sum))
+                    && (mtime_of(&meta) == mtime
+                        || fs::read(&path).is_ok_and(|bytes| crate::lock::record_sum(rel, &bytes) == sum))
             })
         });
     if !intact {

@@ -54,15 +54,27 @@ pub(crate) fn is_locked(path: &str) -> bool {
     path.starts_with(names::API_DIR) && path.ends_with(".json")
 }
 
-/// A file's sum, as the lock and the records of incremental builds write it: the first 128
-/// bits of the SHA-256 of its bytes, in hex.
+/// A locked file's sum, as the lock writes it: the first 128 bits of the SHA-256 of its
+/// bytes, in hex.
 pub(crate) fn sum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes)[..16])
 }
 
-/// Collects the digests of a folder's files as the build hands them over: every file,
-/// for the record of an incremental build (incremental.rs); the lock takes the
-/// API's ([`Digests::locked`]).
+/// The sum the record of an incremental build keeps for the file at `path`: a locked
+/// file's [`sum`], and for any other file its XXH3-128 in hex. The record only asks
+/// whether a file is still the one built (incremental.rs), which a fast hash answers;
+/// SHA-256 of every page was a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
+pub(crate) fn record_sum(path: &str, bytes: &[u8]) -> String {
+    if is_locked(path) {
+        sum(bytes)
+    } else {
+        format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+    }
+}
+
+/// Collects the sums of a folder's files as the build hands them over: every file, for
+/// the record of an incremental build (incremental.rs, [`record_sum`]); the lock takes
+/// the API's ([`Digests::locked`]).
 #[derive(Debug, Default)]
 pub(crate) struct Digests(std::sync::Mutex<Sums>);
 
@@ -71,7 +83,8 @@ impl Digests {
     /// lock, they were a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
     pub(crate) fn add(&self, batch: &[(String, Vec<u8>)]) {
         use rayon::prelude::*;
-        let sums: Vec<(String, String)> = batch.par_iter().map(|(path, bytes)| (path.clone(), sum(bytes))).collect();
+        let sums: Vec<(String, String)> =
+            batch.par_iter().map(|(path, bytes)| (path.clone(), record_sum(path, bytes))).collect();
         self.0.lock().expect("not poisoned").extend(sums);
     }
 
@@ -451,5 +464,16 @@ mod tests {
         assert_eq!(s.keys().collect::<Vec<_>>(), ["api/manifest.json"]);
         // SHA-256 of "{}", first 128 bits.
         assert_eq!(s["api/manifest.json"], "44136fa355b3678a1146ad16f7e8649e");
+    }
+
+    #[test]
+    fn a_page_is_summed_by_xxh3_and_an_api_file_by_sha_256() {
+        let d = Digests::default();
+        d.add(&[("index.html".to_owned(), Vec::new()), ("api/q/a.json".to_owned(), Vec::new())]);
+        let all = d.into_sums();
+        // XXH3-128 of no bytes, seed 0, as xxHash's own sanity tests give it.
+        assert_eq!(all["index.html"], "99aa06d3014798d86001c324468d497f");
+        // SHA-256 of no bytes, first 128 bits: e3b0c442 98fc1c14 9afbf4c8 996fb924.
+        assert_eq!(all["api/q/a.json"], "e3b0c44298fc1c149afbf4c8996fb924");
     }
 }
