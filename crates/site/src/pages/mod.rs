@@ -187,8 +187,25 @@ fn table_rows(cx: &SnapshotContext, ids: &[usize]) -> Vec<TableRow> {
 /// The HTML of a rendered template. The templates are written compact (one tag to a
 /// line, no indentation), so pages go out as rendered: minifying them (minify-html)
 /// saved 6 % of a resource page's compressed bytes and was 40 % of the build's time.
+///
+/// Each thread renders into one buffer it keeps, and the page is copied out at its size:
+/// a page rendered into a new string grew it two or three times, and those copies and
+/// the fresh memory they touched were a tenth of a build (BENCHMARKS.md, "Against Hugo").
 fn html(page: &impl Template) -> Result<Vec<u8>, Error> {
-    page.render().map(String::into_bytes).map_err(|e| Error::Template(e.to_string()))
+    thread_local! {
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    let render = |buffer: &mut String| {
+        buffer.clear();
+        page.render_into(buffer).map(|()| buffer.as_bytes().to_vec())
+    };
+    BUFFER
+        .with(|cell| match cell.try_borrow_mut() {
+            Ok(mut buffer) => render(&mut buffer),
+            // A page rendered while another is (none is today) takes a buffer of its own.
+            Err(_) => render(&mut String::new()),
+        })
+        .map_err(|e| Error::Template(e.to_string()))
 }
 
 /// A page of a snapshot's folder, kept as data so that pages render in parallel.
