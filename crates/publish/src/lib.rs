@@ -162,16 +162,16 @@ pub fn build_then_clean(
                 Ok(())
             },
         )?;
-        incremental::record(out, date, digest, index.entries.len(), &sums)?;
-        built.push(BuiltSnapshot {
-            date: date.to_owned(),
-            entries: index.entries.len(),
-            files,
-            lock: verdict,
-            kept: false,
-        });
-        if more {
-            timeline.push(Past::of(stored, &index));
+        // The index is let go before the record is made: at a million listings it is
+        // most of the memory, and the record of 1.2 million files would stack on it.
+        let entries = index.entries.len();
+        let past = more.then(|| Past::of(stored, &index));
+        drop(index);
+        incremental::record(out, date, digest, entries, &sums)?;
+        drop(sums);
+        built.push(BuiltSnapshot { date: date.to_owned(), entries, files, lock: verdict, kept: false });
+        if let Some(past) = past {
+            timeline.push(past);
         }
     }
     site::pages::root::write_root(&output, method)?;
@@ -316,7 +316,7 @@ fn swap_in(
     max_files: Option<usize>,
     make: impl FnOnce(Sink) -> Result<(), Error>,
     verify: impl FnOnce(lock::Sums) -> Result<(), Error>,
-) -> Result<(usize, lock::Sums), Error> {
+) -> Result<(usize, lock::FileSums), Error> {
     let staging_name = format!("staging-{date}-{}", std::process::id());
     let staging = output.root().join(format!(".{staging_name}"));
     let _ = fs::remove_dir_all(&staging);
@@ -338,8 +338,7 @@ fn swap_in(
         written
     };
     // Checked before the swap: a refused folder never replaces the published one.
-    let sums =
-        make(&sink).map(|()| digests.into_sums()).and_then(|all| verify(lock::Digests::locked(&all)).map(|()| all));
+    let sums = make(&sink).map(|()| digests.into_sums()).and_then(|all| verify(all.locked()).map(|()| all));
     let sums = match sums {
         Ok(sums) => sums,
         Err(e) => {

@@ -54,47 +54,67 @@ pub(crate) fn is_locked(path: &str) -> bool {
     path.starts_with(names::API_DIR) && path.ends_with(".json")
 }
 
-/// A locked file's sum, as the lock writes it: the first 128 bits of the SHA-256 of its
-/// bytes, in hex.
-pub(crate) fn sum(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes)[..16])
+/// A file's sum as the record of an incremental build keeps it, in binary.
+pub(crate) type Sum = [u8; 16];
+
+/// The sum the record of an incremental build keeps for the file at `path`: for a locked
+/// file the lock's (the first 128 bits of its SHA-256), for any other its XXH3-128. The record only asks whether a
+/// file is still the one built (incremental.rs), which a fast hash answers; SHA-256 of
+/// every page was a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
+pub(crate) fn record_sum(path: &str, bytes: &[u8]) -> Sum {
+    if is_locked(path) {
+        Sha256::digest(bytes)[..16].try_into().expect("SHA-256 is 32 bytes")
+    } else {
+        xxhash_rust::xxh3::xxh3_128(bytes).to_be_bytes()
+    }
 }
 
-/// The sum the record of an incremental build keeps for the file at `path`: a locked
-/// file's [`sum`], and for any other file its XXH3-128 in hex. The record only asks
-/// whether a file is still the one built (incremental.rs), which a fast hash answers;
-/// SHA-256 of every page was a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
-pub(crate) fn record_sum(path: &str, bytes: &[u8]) -> String {
-    if is_locked(path) {
-        sum(bytes)
-    } else {
-        format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+/// Every file of a folder with its [`record_sum`], in byte order of path. Kept compact
+/// (no hex, no tree): at a million listings it is 1.2 million files, held to the end of
+/// the build, and as a map of strings it was 200 MB of the build's peak.
+#[derive(Debug, Default)]
+pub(crate) struct FileSums(Vec<(Box<str>, Sum)>);
+
+impl FileSums {
+    pub(crate) fn get(&self, path: &str) -> Option<&Sum> {
+        self.0.binary_search_by(|(p, _)| (**p).cmp(path)).ok().map(|i| &self.0[i].1)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The locked files' sums, in the lock's hex.
+    pub(crate) fn locked(&self) -> Sums {
+        self.0.iter().filter(|(p, _)| is_locked(p)).map(|(p, s)| (p.to_string(), hex(s))).collect()
     }
 }
 
 /// Collects the sums of a folder's files as the build hands them over: every file, for
 /// the record of an incremental build (incremental.rs, [`record_sum`]); the lock takes
-/// the API's ([`Digests::locked`]).
+/// the API's ([`FileSums::locked`]).
 #[derive(Debug, Default)]
-pub(crate) struct Digests(std::sync::Mutex<Sums>);
+pub(crate) struct Digests(std::sync::Mutex<Vec<(Box<str>, Sum)>>);
 
 impl Digests {
     /// Adds a batch's sums, made on every core first: summed one file at a time under the
     /// lock, they were a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
     pub(crate) fn add(&self, batch: &[(String, Vec<u8>)]) {
         use rayon::prelude::*;
-        let sums: Vec<(String, String)> =
-            batch.par_iter().map(|(path, bytes)| (path.clone(), record_sum(path, bytes))).collect();
+        let sums: Vec<(Box<str>, Sum)> =
+            batch.par_iter().map(|(path, bytes)| (path.as_str().into(), record_sum(path, bytes))).collect();
         self.0.lock().expect("not poisoned").extend(sums);
     }
 
-    pub(crate) fn into_sums(self) -> Sums {
-        self.0.into_inner().expect("not poisoned")
-    }
-
-    /// Of every file's sums, the locked files'.
-    pub(crate) fn locked(all: &Sums) -> Sums {
-        all.iter().filter(|(p, _)| is_locked(p)).map(|(p, s)| (p.clone(), s.clone())).collect()
+    /// Every file's sum; a path handed over twice keeps its last.
+    pub(crate) fn into_sums(self) -> FileSums {
+        let mut all = self.0.into_inner().expect("not poisoned");
+        all.reverse();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all.dedup_by(|later, earlier| later.0 == earlier.0);
+        all.shrink_to_fit();
+        FileSums(all)
     }
 }
 
@@ -460,7 +480,7 @@ mod tests {
         d.add(&[file("static/composer.js", b"x"), file("api/index.html", b"<p>")]);
         let all = d.into_sums();
         assert_eq!(all.len(), 4, "every file is digested, for the record of an incremental build");
-        let s = Digests::locked(&all);
+        let s = all.locked();
         assert_eq!(s.keys().collect::<Vec<_>>(), ["api/manifest.json"]);
         // SHA-256 of "{}", first 128 bits.
         assert_eq!(s["api/manifest.json"], "44136fa355b3678a1146ad16f7e8649e");
@@ -472,8 +492,20 @@ mod tests {
         d.add(&[("index.html".to_owned(), Vec::new()), ("api/q/a.json".to_owned(), Vec::new())]);
         let all = d.into_sums();
         // XXH3-128 of no bytes, seed 0, as xxHash's own sanity tests give it.
-        assert_eq!(all["index.html"], "99aa06d3014798d86001c324468d497f");
+        assert_eq!(hex(all.get("index.html").unwrap()), "99aa06d3014798d86001c324468d497f");
         // SHA-256 of no bytes, first 128 bits: e3b0c442 98fc1c14 9afbf4c8 996fb924.
-        assert_eq!(all["api/q/a.json"], "e3b0c44298fc1c149afbf4c8996fb924");
+        assert_eq!(hex(all.get("api/q/a.json").unwrap()), "e3b0c44298fc1c149afbf4c8996fb924");
+        assert_eq!(all.get("api/q/b.json"), None);
+    }
+
+    #[test]
+    fn a_file_handed_over_twice_keeps_its_last_sum() {
+        let d = Digests::default();
+        d.add(&[("a.html".to_owned(), b"one".to_vec()), ("b.html".to_owned(), b"b".to_vec())]);
+        d.add(&[("a.html".to_owned(), b"two".to_vec())]);
+        let all = d.into_sums();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all.get("a.html"), Some(&record_sum("a.html", b"two")));
+        assert_ne!(record_sum("a.html", b"one"), record_sum("a.html", b"two"));
     }
 }
