@@ -49,15 +49,20 @@ enum Command {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `purge_delay` option (its C enum; the Rust bindings do not name it).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+/// Has memory the process frees go back to the system at once rather than after
+/// mimalloc's default 10 ms. A large build frees hundreds of megabytes between phases,
+/// and the delay let the next phase's peak stack on the last one's (a million listings:
+/// 2,115 MiB with the delay, 1,976 MiB without); a small one frees and takes again
+/// within milliseconds, and giving the pages back to fault them in again cost 8% of a
+/// 15,000-listing build (BENCHMARKS.md, "Against Hugo"). Call before the work starts.
+pub(crate) fn return_freed_memory_at_once() {
+    /// mimalloc's `purge_delay` option (its C enum; the Rust bindings do not name it).
+    const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    // SAFETY: sets a plain integer option, which mimalloc reads atomically.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+}
 
 fn main() -> ExitCode {
-    // Memory a phase frees goes back to the system at once rather than 10 ms later:
-    // a build frees hundreds of megabytes between phases, and the delay let the next
-    // phase's peak stack on the last one's (a million listings: BENCHMARKS.md).
-    // SAFETY: sets a plain integer option before any thread is started.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
     let command = Cli::parse().command;
     // Asked for a JSON answer, a caller gets its error in JSON too.
     let json = matches!(&command, Command::Query(a) if a.json) || matches!(&command, Command::Explore(a) if a.json);

@@ -63,6 +63,17 @@ fn corrections_beside(lock: &Path) -> Result<Option<method::corrections::Correct
     }
 }
 
+/// Snapshot JSON from which a build gives freed memory back at once
+/// (`return_freed_memory_at_once`): about 200,000 listings.
+const LARGE_SNAPSHOT_BYTES: u64 = 150 << 20;
+
+/// Whether the snapshot at `path` is one of [`LARGE_SNAPSHOT_BYTES`] or more, a
+/// compressed one (`.gz`) taken at ten times its size, about what gzip makes of JSON.
+fn large_snapshot(path: &Path) -> bool {
+    let gz = path.extension().is_some_and(|e| e == "gz");
+    std::fs::metadata(path).is_ok_and(|m| m.len().saturating_mul(if gz { 10 } else { 1 }) >= LARGE_SNAPSHOT_BYTES)
+}
+
 pub fn run(args: Args) -> Result<(), Error> {
     // `--all` only says out loud what no --snapshot means.
     let Args {
@@ -97,6 +108,9 @@ pub fn run(args: Args) -> Result<(), Error> {
     };
     if paths.is_empty() {
         return Err(snapshot::latest(&snapshots_dir).expect_err("no snapshot in an empty list"));
+    }
+    if paths.iter().any(|p| large_snapshot(p)) {
+        crate::return_freed_memory_at_once();
     }
     let started = Instant::now();
     // The corrections log beside the lock is read now, not the copy compiled in: an entry
