@@ -167,14 +167,14 @@ pub fn build_then_clean(
         let entries = index.entries.len();
         let past = more.then(|| Past::of(stored, &index));
         drop(index);
-        incremental::record(out, date, digest, entries, &sums)?;
+        phase("record of the build", || incremental::record(out, date, digest, entries, &sums))?;
         drop(sums);
         built.push(BuiltSnapshot { date: date.to_owned(), entries, files, lock: verdict, kept: false });
         if let Some(past) = past {
             timeline.push(past);
         }
     }
-    site::pages::root::write_root(&output, method)?;
+    phase("root pages", || site::pages::root::write_root(&output, method))?;
     if let Some(lock) = &lock {
         lock.write()?;
     }

@@ -36,12 +36,14 @@ use pages::evaluation::Measured;
 pub fn write_snapshot(index: &Index, method: &Method, timeline: &Timeline, sink: Sink) -> Result<(), Error> {
     let cx = SnapshotContext::new(index, method, timeline, sink)?;
     let measured = write_explore(&cx)?;
-    feed::write_feed(&cx)?;
+    phase("feed", || feed::write_feed(&cx))?;
     let pages = pages::snapshot_pages(&cx, measured.as_ref());
     phase("render and write pages", || pages::write_pages(&cx, &pages))?;
-    sink(agents::snapshot_sitemaps(&method.site.base_url, cx.date, pages.iter().map(|page| page.file(&cx))))?;
+    phase("sitemaps", || {
+        sink(agents::snapshot_sitemaps(&method.site.base_url, cx.date, pages.iter().map(|page| page.file(&cx))))
+    })?;
     phase("method API files", || api::method::write_api_files(index, method, sink))?;
-    pages::write_assets(&cx)
+    phase("assets", || pages::write_assets(&cx))
 }
 
 /// Builds the explore index, evaluates the golden set on it when this is its snapshot,
