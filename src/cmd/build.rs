@@ -164,3 +164,26 @@ pub fn run(args: Args) -> Result<(), Error> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_is_large_from_150_mb_of_json_a_compressed_one_at_a_tenth_of_that() {
+        let dir = std::env::temp_dir().join(format!("x402dir-large-snapshot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, len: u64| {
+            let path = dir.join(name);
+            // Sparse: the length is what is read, not the bytes.
+            std::fs::File::create(&path).unwrap().set_len(len).unwrap();
+            path
+        };
+        assert!(large_snapshot(&file("2026-01-01.json", LARGE_SNAPSHOT_BYTES)));
+        assert!(!large_snapshot(&file("2026-01-02.json", LARGE_SNAPSHOT_BYTES - 1)));
+        assert!(large_snapshot(&file("2026-01-03.json.gz", LARGE_SNAPSHOT_BYTES / 10)));
+        assert!(!large_snapshot(&file("2026-01-04.json.gz", LARGE_SNAPSHOT_BYTES / 10 - 1)));
+        assert!(!large_snapshot(&dir.join("missing.json")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
