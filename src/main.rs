@@ -52,10 +52,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Has memory the process frees go back to the system at once rather than after
 /// mimalloc's delay (a second in its version 3). A large build frees hundreds of
 /// megabytes between phases, and the delay let the next phase's peak stack on the last
-/// one's (a million listings: 2,115 MiB with a 10 ms delay, 1,976 MiB without); a small one frees
-/// and takes again within milliseconds, and giving pages back to fault them in again
-/// cost 8% of a 15,000-listing build (BENCHMARKS.md, "Against Hugo"). Call before the
-/// work starts.
+/// one's (a million listings: 2,115 MiB with a 10 ms delay, 1,976 MiB without); a small
+/// one frees and takes again within milliseconds, and giving pages back to fault them in
+/// again cost 8% of a 15,000-listing build (BENCHMARKS.md, "Against Hugo"). Call before
+/// the work starts.
 pub(crate) fn return_freed_memory_at_once() {
     /// mimalloc's `purge_delay` option (its C enum; the Rust bindings do not name it).
     const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;

@@ -307,12 +307,15 @@ pub(crate) fn record(out: &Path, date: &str, inputs: &str, entries: usize, sums:
     let folder = out.join(date);
     let Tree { mut files, mut folders } =
         tree_under(&folder, ".").map_err(|e| Error::io(&folder, e))?.unwrap_or_default();
-    // A file the build did not write (none should be) leaves the folder unrecorded.
-    if folders.is_empty() || files.iter().any(|(rel, ..)| sums.get(rel).is_none()) {
+    if folders.is_empty() {
         return Ok(());
     }
     folders.sort_unstable();
     files.sort_unstable();
+    // A file the build did not write (none should be) leaves the folder unrecorded.
+    let Some(file_sums) = files.iter().map(|(rel, ..)| sums.get(rel)).collect::<Option<Vec<_>>>() else {
+        return Ok(());
+    };
     let path = record_path(out, date);
     let dir = out.join(RECORDS_DIR);
     fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -324,9 +327,8 @@ pub(crate) fn record(out: &Path, date: &str, inputs: &str, entries: usize, sums:
         for (rel, mtime) in &folders {
             writeln!(w, "{FOLDER} {mtime} {rel}")?;
         }
-        for (rel, size, mtime) in &files {
-            let sum = sums.get(rel).expect("every file's sum is there: checked above");
-            writeln!(w, "{} {size} {mtime} {rel}", hex(sum))?;
+        for ((rel, size, mtime), sum) in files.iter().zip(&file_sums) {
+            writeln!(w, "{} {size} {mtime} {rel}", hex(&sum[..]))?;
         }
         w.flush()
     };

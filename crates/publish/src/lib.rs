@@ -168,7 +168,6 @@ pub fn build_then_clean(
         let past = more.then(|| Past::of(stored, &index));
         drop(index);
         phase("record of the build", || incremental::record(out, date, digest, entries, &sums))?;
-        drop(sums);
         built.push(BuiltSnapshot { date: date.to_owned(), entries, files, lock: verdict, kept: false });
         if let Some(past) = past {
             timeline.push(past);

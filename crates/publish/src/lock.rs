@@ -58,9 +58,10 @@ pub(crate) fn is_locked(path: &str) -> bool {
 pub(crate) type Sum = [u8; 16];
 
 /// The sum the record of an incremental build keeps for the file at `path`: for a locked
-/// file the lock's (the first 128 bits of its SHA-256), for any other its XXH3-128. The record only asks whether a
-/// file is still the one built (incremental.rs), which a fast hash answers; SHA-256 of
-/// every page was a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
+/// file the lock's (the first 128 bits of its SHA-256), for any other its XXH3-128. The
+/// record only asks whether a file is still the one built (incremental.rs), which a fast
+/// hash answers; SHA-256 of every page was a tenth of a build's time (BENCHMARKS.md,
+/// "Against Hugo").
 pub(crate) fn record_sum(path: &str, bytes: &[u8]) -> Sum {
     if is_locked(path) {
         Sha256::digest(bytes)[..16].try_into().expect("SHA-256 is 32 bytes")
