@@ -10,14 +10,37 @@ pub fn report(on: bool) {
     ON.store(on, Ordering::Relaxed);
 }
 
+/// Prints `text` among the phases when the report is on.
+pub fn note(text: &str) {
+    if ON.load(Ordering::Relaxed) {
+        eprintln!("{:>28}  {text}", "");
+    }
+}
+
 /// Runs `f`, reporting its wall time under `name` when the report is on.
 pub fn phase<T>(name: &str, f: impl FnOnce() -> T) -> T {
-    let started = std::time::Instant::now();
+    let (started, cpu_before) = (std::time::Instant::now(), cpu_seconds());
     let out = f();
     if ON.load(Ordering::Relaxed) {
-        eprintln!("{name:>28}: {:8.3} s{}", started.elapsed().as_secs_f64(), memory());
+        let wall = started.elapsed().as_secs_f64();
+        // CPU time beside wall time says whether a phase keeps every core busy.
+        let cpu = match (cpu_before, cpu_seconds()) {
+            (Some(before), Some(after)) => format!(", cpu {:6.2} s", after - before),
+            _ => String::new(),
+        };
+        eprintln!("{name:>28}: {wall:8.3} s{cpu}{}", memory());
     }
     out
+}
+
+/// User and system time of every thread of the process so far, where the system tells
+/// (Linux: /proc/self/stat, in ticks of 1/100 s).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name may hold spaces; the fields after its closing parenthesis do not.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
 }
 
 /// Resident and peak memory so far, where the system tells (Linux: /proc/self/status).
