@@ -394,9 +394,14 @@ impl<'a> Records<'a> {
     }
 
     /// The records of `ids` as a JSON array: their bytes joined.
-    fn pack(&self, ids: impl IntoIterator<Item = usize>) -> Vec<u8> {
-        let mut out = vec![b'['];
-        for (i, id) in ids.into_iter().enumerate() {
+    fn pack(&self, ids: impl IntoIterator<Item = usize, IntoIter: Clone>) -> Vec<u8> {
+        let ids = ids.into_iter();
+        // Sized at once where the records are kept: grown as it went, a pack of 176
+        // records was copied over seven times.
+        let size = self.cached.as_ref().map_or(0, |records| ids.clone().map(|id| records[id].len() + 1).sum::<usize>());
+        let mut out = Vec::with_capacity(size + 2);
+        out.push(b'[');
+        for (i, id) in ids.enumerate() {
             if i > 0 {
                 out.push(b',');
             }
