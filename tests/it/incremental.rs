@@ -214,3 +214,55 @@ fn a_new_week_beside_a_damaged_folder_renders_both_as_a_clean_build_would() {
     assert_eq!(build(&paths, &out, &method, "code-1"), [DATES[1]]);
     same_as_clean(&dir, &paths, &out, &method, "code-1");
 }
+
+/// Every folder (`.` for `root`) and every file under `root` with its size and time,
+/// as a fresh walk of the disk finds them.
+fn on_disk(root: &Path) -> (BTreeMap<String, i128>, BTreeMap<String, (u64, i128)>) {
+    let time = |m: &fs::Metadata| i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec());
+    let (mut folders, mut files) = (BTreeMap::new(), BTreeMap::new());
+    let mut todo = vec![(root.to_path_buf(), ".".to_owned())];
+    while let Some((dir, rel)) = todo.pop() {
+        folders.insert(rel.clone(), time(&fs::symlink_metadata(&dir).unwrap()));
+        for entry in fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            let path = if rel == "." { name } else { format!("{rel}/{name}") };
+            let meta = entry.metadata().unwrap();
+            if meta.is_dir() {
+                todo.push((entry.path(), path));
+            } else {
+                files.insert(path, (meta.len(), time(&meta)));
+            }
+        }
+    }
+    (folders, files)
+}
+
+/// The record of a folder is made from what the build wrote, not from a walk of the
+/// folder: it must still name exactly the folders and files on disk, with their sizes
+/// and times, or a kept folder would be checked against the wrong tree.
+#[test]
+fn the_record_names_every_folder_and_file_on_disk_with_its_size_and_time() {
+    let (dir, out, paths) = three_weeks("incremental-record");
+    let method = Method::embedded();
+    build(&paths, &out, &method, "one");
+    for date in DATES {
+        let record = fs::read_to_string(out.join(".inputs").join(date)).unwrap();
+        let (mut folders, mut files) = (BTreeMap::new(), BTreeMap::new());
+        for line in record.lines().skip(2) {
+            let words: Vec<&str> = line.splitn(4, ' ').collect();
+            if words[0] == "folder" {
+                let (mtime, rel) = line["folder ".len()..].split_once(' ').unwrap();
+                folders.insert(rel.to_owned(), mtime.parse::<i128>().unwrap());
+            } else {
+                files
+                    .insert(words[3].to_owned(), (words[1].parse::<u64>().unwrap(), words[2].parse::<i128>().unwrap()));
+            }
+        }
+        let (disk_folders, disk_files) = on_disk(&out.join(date));
+        assert!(disk_files.len() > 20 && disk_folders.len() > 5, "{date}: a real folder was built");
+        assert_eq!(folders, disk_folders, "{date}: folders and their times");
+        assert_eq!(files, disk_files, "{date}: files, sizes and times");
+    }
+    drop(dir);
+}

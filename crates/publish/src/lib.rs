@@ -333,8 +333,9 @@ fn swap_in(
             )));
         }
         // Summed while written: the sums are a tenth of a build's work.
-        let ((), written) = rayon::join(|| digests.add(&batch), || stage.write_all(&batch));
-        written
+        let (sums, written) = rayon::join(|| lock::Digests::sums(&batch), || stage.write_all(&batch));
+        digests.add(&batch, sums, written?.iter().map(incremental::mtime_of));
+        Ok(())
     };
     // Checked before the swap: a refused folder never replaces the published one.
     let sums = make(&sink).map(|()| digests.into_sums()).and_then(|all| verify(all.locked()).map(|()| all));

@@ -70,15 +70,33 @@ pub(crate) fn record_sum(path: &str, bytes: &[u8]) -> Sum {
     }
 }
 
-/// Every file of a folder with its [`record_sum`], in byte order of path. Kept compact
-/// (no hex, no tree): at a million listings it is 1.2 million files, held to the end of
-/// the build, and as a map of strings it was 200 MB of the build's peak.
+/// A file of a folder as the build wrote it: its path within the folder, its
+/// [`record_sum`], and the size and time the write left (what the record of an
+/// incremental build keeps, incremental.rs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileSum {
+    pub(crate) path: Box<str>,
+    pub(crate) sum: Sum,
+    pub(crate) size: u64,
+    /// Nanoseconds since the epoch (`incremental::mtime_of`).
+    pub(crate) mtime: i128,
+}
+
+/// Every file of a folder, in byte order of path. Kept compact (no hex, no tree): at a
+/// million listings it is 1.2 million files, held to the end of the build, and as a map
+/// of strings it was 200 MB of the build's peak.
 #[derive(Debug, Default)]
-pub(crate) struct FileSums(Vec<(Box<str>, Sum)>);
+pub(crate) struct FileSums(Vec<FileSum>);
 
 impl FileSums {
+    #[cfg(test)]
     pub(crate) fn get(&self, path: &str) -> Option<&Sum> {
-        self.0.binary_search_by(|(p, _)| (**p).cmp(path)).ok().map(|i| &self.0[i].1)
+        self.0.binary_search_by(|f| (*f.path).cmp(path)).ok().map(|i| &self.0[i].sum)
+    }
+
+    /// Every file, in byte order of path.
+    pub(crate) fn files(&self) -> &[FileSum] {
+        &self.0
     }
 
     #[cfg(test)]
@@ -88,32 +106,43 @@ impl FileSums {
 
     /// The locked files' sums, in the lock's hex.
     pub(crate) fn locked(&self) -> Sums {
-        self.0.iter().filter(|(p, _)| is_locked(p)).map(|(p, s)| (p.to_string(), hex(s))).collect()
+        self.0.iter().filter(|f| is_locked(&f.path)).map(|f| (f.path.to_string(), hex(&f.sum))).collect()
     }
 }
 
-/// Collects the sums of a folder's files as the build hands them over: every file, for
-/// the record of an incremental build (incremental.rs, [`record_sum`]); the lock takes
-/// the API's ([`FileSums::locked`]).
+/// Collects a folder's files as the build hands them over and writes them: every file,
+/// for the record of an incremental build (incremental.rs, [`record_sum`]); the lock
+/// takes the API's ([`FileSums::locked`]).
 #[derive(Debug, Default)]
-pub(crate) struct Digests(std::sync::Mutex<Vec<(Box<str>, Sum)>>);
+pub(crate) struct Digests(std::sync::Mutex<Vec<FileSum>>);
 
 impl Digests {
-    /// Adds a batch's sums, made on every core first: summed one file at a time under the
-    /// lock, they were a tenth of a build's time (BENCHMARKS.md, "Against Hugo").
-    pub(crate) fn add(&self, batch: &[(String, Vec<u8>)]) {
+    /// A batch's sums, made on every core (while the batch is written): summed one file
+    /// at a time under the lock, they were a tenth of a build's time (BENCHMARKS.md,
+    /// "Against Hugo").
+    pub(crate) fn sums(batch: &[(String, Vec<u8>)]) -> Vec<Sum> {
         use rayon::prelude::*;
-        let sums: Vec<(Box<str>, Sum)> =
-            batch.par_iter().map(|(path, bytes)| (path.as_str().into(), record_sum(path, bytes))).collect();
-        self.0.lock().expect("not poisoned").extend(sums);
+        batch.par_iter().map(|(path, bytes)| record_sum(path, bytes)).collect()
     }
 
-    /// Every file's sum; a path handed over twice keeps its last.
+    /// Adds a batch: its files' `sums` and the `mtimes` their writes left, both in the
+    /// batch's order.
+    pub(crate) fn add(&self, batch: &[(String, Vec<u8>)], sums: Vec<Sum>, mtimes: impl IntoIterator<Item = i128>) {
+        let files = batch.iter().zip(sums).zip(mtimes).map(|(((path, bytes), sum), mtime)| FileSum {
+            path: path.as_str().into(),
+            sum,
+            size: bytes.len() as u64,
+            mtime,
+        });
+        self.0.lock().expect("not poisoned").extend(files);
+    }
+
+    /// Every file; a path handed over twice keeps its last.
     pub(crate) fn into_sums(self) -> FileSums {
         let mut all = self.0.into_inner().expect("not poisoned");
         all.reverse();
-        all.sort_by(|a, b| a.0.cmp(&b.0));
-        all.dedup_by(|later, earlier| later.0 == earlier.0);
+        all.sort_by(|a, b| a.path.cmp(&b.path));
+        all.dedup_by(|later, earlier| later.path == earlier.path);
         all.shrink_to_fit();
         FileSums(all)
     }
@@ -451,6 +480,11 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 mod tests {
     use super::*;
 
+    /// Hands a batch over as the build does, each file's time its place in the batch.
+    fn add(d: &Digests, batch: &[(String, Vec<u8>)]) {
+        d.add(batch, Digests::sums(batch), (0..batch.len()).map(|i| i as i128));
+    }
+
     fn sums(files: &[(&str, &str)]) -> Sums {
         files.iter().map(|(p, s)| ((*p).to_owned(), (*s).to_owned())).collect()
     }
@@ -477,8 +511,8 @@ mod tests {
     fn every_file_is_digested_and_only_api_files_are_locked() {
         let d = Digests::default();
         let file = |path: &str, bytes: &[u8]| (path.to_owned(), bytes.to_vec());
-        d.add(&[file("api/manifest.json", b"{}"), file("index.html", b"<p>")]);
-        d.add(&[file("static/composer.js", b"x"), file("api/index.html", b"<p>")]);
+        add(&d, &[file("api/manifest.json", b"{}"), file("index.html", b"<p>")]);
+        add(&d, &[file("static/composer.js", b"x"), file("api/index.html", b"<p>")]);
         let all = d.into_sums();
         assert_eq!(all.len(), 4, "every file is digested, for the record of an incremental build");
         let s = all.locked();
@@ -490,7 +524,7 @@ mod tests {
     #[test]
     fn a_page_is_summed_by_xxh3_and_an_api_file_by_sha_256() {
         let d = Digests::default();
-        d.add(&[("index.html".to_owned(), Vec::new()), ("api/q/a.json".to_owned(), Vec::new())]);
+        add(&d, &[("index.html".to_owned(), Vec::new()), ("api/q/a.json".to_owned(), Vec::new())]);
         let all = d.into_sums();
         // XXH3-128 of no bytes, seed 0, as xxHash's own sanity tests give it.
         assert_eq!(hex(all.get("index.html").unwrap()), "99aa06d3014798d86001c324468d497f");
@@ -502,11 +536,13 @@ mod tests {
     #[test]
     fn a_file_handed_over_twice_keeps_its_last_sum() {
         let d = Digests::default();
-        d.add(&[("a.html".to_owned(), b"one".to_vec()), ("b.html".to_owned(), b"b".to_vec())]);
-        d.add(&[("a.html".to_owned(), b"two".to_vec())]);
+        add(&d, &[("a.html".to_owned(), b"one".to_vec()), ("b.html".to_owned(), b"b".to_vec())]);
+        add(&d, &[("c.html".to_owned(), b"c".to_vec()), ("a.html".to_owned(), b"three".to_vec())]);
         let all = d.into_sums();
-        assert_eq!(all.len(), 2);
-        assert_eq!(all.get("a.html"), Some(&record_sum("a.html", b"two")));
-        assert_ne!(record_sum("a.html", b"one"), record_sum("a.html", b"two"));
+        assert_eq!(all.len(), 3);
+        assert_eq!(all.get("a.html"), Some(&record_sum("a.html", b"three")));
+        let a = &all.files()[0];
+        assert_eq!((&*a.path, a.size, a.mtime), ("a.html", 5, 1), "its size and time are the last write's too");
+        assert_ne!(record_sum("a.html", b"one"), record_sum("a.html", b"three"));
     }
 }
