@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use catalogue::Error;
@@ -158,11 +159,16 @@ fn write_terms(explore: &Explore, sink: Sink) -> Result<usize, Error> {
 /// Returns the bucket count.
 fn write_words(explore: &Explore, table: &VectorTable, sink: Sink) -> Result<usize, Error> {
     let word_buckets = buckets_for(table.len() * (DIMS * 4 / 3 + 24), WORD_SHARD_BYTES);
-    let mut shards: Vec<BTreeMap<&str, Value>> = vec![BTreeMap::new(); word_buckets];
-    for (word, row) in table.words() {
-        shards[bucket(word, word_buckets)].insert(word, json!([explore.dense.weight(word), vector_text(row)]));
+    // `"word":[weight,"vector"]` as a tuple, not a JSON value a word; the vectors' text
+    // made on every core. The table is the same for every snapshot, but not the weights.
+    let words: Vec<(&str, &[i8; DIMS])> = table.words().collect();
+    let entries: Vec<(&str, (u32, String))> =
+        words.par_iter().map(|&(word, row)| (word, (explore.dense.weight(word), vector_text(row)))).collect();
+    let mut shards: Vec<BTreeMap<&str, (u32, String)>> = vec![BTreeMap::new(); word_buckets];
+    for (word, entry) in entries {
+        shards[bucket(word, word_buckets)].insert(word, entry);
     }
-    sink(shards.iter().enumerate().map(|(b, shard)| (names::EXPLORE_WORDS.file(&[&b]), to_bytes(shard))).collect())?;
+    write_shards(&shards, names::EXPLORE_WORDS, sink)?;
     Ok(word_buckets)
 }
 
@@ -235,11 +241,11 @@ fn write_translations(explore: &Explore, sink: Sink) -> Result<usize, Error> {
 }
 
 /// Hands `shards` to the sink as the files of `section`, one a bucket, a batch at a time.
-fn write_shards<T: serde::Serialize>(shards: &[T], section: names::ApiFile, sink: Sink) -> Result<(), Error> {
+fn write_shards<T: serde::Serialize + Sync>(shards: &[T], section: names::ApiFile, sink: Sink) -> Result<(), Error> {
     for (start, batch) in shards.chunks(BUCKETS_PER_BATCH).enumerate() {
         sink(
             batch
-                .iter()
+                .par_iter()
                 .enumerate()
                 .map(|(i, shard)| (section.file(&[&(start * BUCKETS_PER_BATCH + i)]), to_bytes(shard)))
                 .collect(),
