@@ -367,7 +367,7 @@ fn nearest_centre(centres: &[[f32; DIMS]], u: &[f32; DIMS]) -> usize {
         // SAFETY: the processor has AVX2, as just asked.
         return unsafe { avx2::nearest_centre(centres, u) };
     }
-    nearest(centres, |c| f64::from(dot_units(c, u)))
+    nearest(centres, |c| centre_score(c, u))
 }
 
 /// The published centroid nearest the byte vector `v`.
@@ -377,7 +377,20 @@ fn nearest_centroid(centroids: &[ByteVector], v: &[i8; DIMS]) -> usize {
         // SAFETY: as above.
         return unsafe { avx2::nearest_centroid(centroids, v) };
     }
-    nearest(centroids, |c| f64::from(dot_bytes(&c.values, v)) * c.inv_norm)
+    nearest(centroids, |c| centroid_score(c, v))
+}
+
+/// How near a centre is a unit vector, while the lists are learnt.
+#[inline(always)]
+fn centre_score(centre: &[f32; DIMS], u: &[f32; DIMS]) -> f64 {
+    f64::from(dot_units(centre, u))
+}
+
+/// How near a published centroid is a document's byte vector: the similarity a query
+/// uses, a whole-number dot product scaled by the centroid's norm.
+#[inline(always)]
+fn centroid_score(centroid: &ByteVector, v: &[i8; DIMS]) -> f64 {
+    f64::from(dot_bytes(&centroid.values, v)) * centroid.inv_norm
 }
 
 /// The same two searches compiled for AVX2 where the processor has it: twice the lanes
@@ -390,12 +403,12 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn nearest_centre(centres: &[[f32; DIMS]], u: &[f32; DIMS]) -> usize {
-        nearest(centres, |c| f64::from(dot_units(c, u)))
+        nearest(centres, |c| centre_score(c, u))
     }
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn nearest_centroid(centroids: &[ByteVector], v: &[i8; DIMS]) -> usize {
-        nearest(centroids, |c| f64::from(dot_bytes(&c.values, v)) * c.inv_norm)
+        nearest(centroids, |c| centroid_score(c, v))
     }
 }
 
@@ -481,10 +494,10 @@ mod tests {
         let centroids: Vec<ByteVector> = (0..97).map(|_| ByteVector::new(bytes(&mut next))).collect();
         for _ in 0..2000 {
             let u = unit(&mut next);
-            let portable = nearest(&centres, |c| f64::from(dot_units(c, &u)));
+            let portable = nearest(&centres, |c| centre_score(c, &u));
             assert_eq!(unsafe { avx2::nearest_centre(&centres, &u) }, portable);
             let v = bytes(&mut next);
-            let portable = nearest(&centroids, |c| f64::from(dot_bytes(&c.values, &v)) * c.inv_norm);
+            let portable = nearest(&centroids, |c| centroid_score(c, &v));
             assert_eq!(unsafe { avx2::nearest_centroid(&centroids, &v) }, portable);
         }
     }
