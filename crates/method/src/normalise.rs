@@ -30,9 +30,10 @@ pub fn fold(text: &str) -> Cow<'_, str> {
     // Case folding maps no ASCII character but A-Z, and then to a-z: most catalogue
     // text is ASCII, and asking ICU for it was 3% of a build's time.
     if text.is_ascii() {
-        return match text.bytes().any(|b| b.is_ascii_uppercase()) {
-            true => Cow::Owned(text.to_ascii_lowercase()),
-            false => Cow::Borrowed(text),
+        return if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
         };
     }
     CaseMapper::new().fold_string(text)

@@ -183,7 +183,9 @@ mod tests {
     const LIST: &str = "version = 9.9.9\n# comment\nT1\toverride\t\\bignore (?:all )?previous instructions\\b\nT2\thidden-unicode\t[\\x{200B}-\\x{200D}]\n";
 
     /// The alternation asked first must say "none" exactly when no pattern matches:
-    /// checked on the committed list against every benign and hostile line kept for it.
+    /// checked on the committed list against every benign and hostile line kept for it,
+    /// as written (that the hostile lines, their escapes read, are caught is
+    /// tests/it/real_data.rs's).
     #[test]
     fn the_alternation_matches_exactly_when_some_pattern_does() {
         let list = PatternList::embedded();
@@ -192,26 +194,12 @@ mod tests {
         for file in ["benign.txt", "hostile.txt"] {
             let text = std::fs::read_to_string(format!("{root}{file}")).unwrap();
             for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-                let line = unescape(line);
-                let each = list.patterns.iter().zip(&list.compiled).any(|(_, re)| re.is_match(&line));
-                assert_eq!(list.any.is_match(&line), each, "{file}: {line}");
+                let each = list.compiled.iter().any(|re| re.is_match(line));
+                assert_eq!(list.any.is_match(line), each, "{file}: {line}");
                 seen[usize::from(each)] += 1;
             }
         }
         assert!(seen[0] > 10 && seen[1] > 10, "both kinds of line were asked: {seen:?}");
-    }
-
-    /// The fixtures write a character as `\u{XXXX}` (tests/fixtures/screen/README.md).
-    fn unescape(line: &str) -> String {
-        let mut out = String::new();
-        let mut rest = line;
-        while let Some(start) = rest.find("\\u{") {
-            let end = start + rest[start..].find('}').expect("escape closed");
-            out.push_str(&rest[..start]);
-            out.push(char::from_u32(u32::from_str_radix(&rest[start + 3..end], 16).unwrap()).unwrap());
-            rest = &rest[end + 1..];
-        }
-        out + rest
     }
 
     #[test]
