@@ -34,10 +34,6 @@ pub struct PatternList {
     /// own literal prefilter, which made compiling plus screening the December dump
     /// about 1.5x faster than one set.
     compiled: Vec<Regex>,
-    /// Every pattern as one alternation, asked first: nearly every description matches
-    /// none, and one pass of one automaton says so about 25 times sooner than 48 passes
-    /// (BENCHMARKS.md, "Against Hugo"). Only a text it matches is asked pattern by pattern.
-    any: Regex,
 }
 
 /// Why a description was withheld. Carries no part of the text itself.
@@ -89,22 +85,12 @@ impl PatternList {
         // Compiling is most of a command's start-up (55 ms for the list on one core), and
         // the patterns are independent: compiled in parallel, the first failure in list
         // order reported.
-        let build = |regex: &str, size_limit: usize, dfa_size_limit: usize| {
-            RegexBuilder::new(&ascii_word_boundaries(regex))
-                .case_insensitive(true)
-                .size_limit(size_limit)
-                .dfa_size_limit(dfa_size_limit)
-                .build()
-        };
-        // Each alternative in a group of its own, so that no inline flag reaches past it.
-        let alternation = patterns.iter().map(|p| format!("(?:{})", p.regex)).collect::<Vec<_>>().join("|");
-        let (compiled, any): (Vec<Result<Regex, regex::Error>>, _) = rayon::join(
-            || patterns.par_iter().map(|p| build(&p.regex, 16 << 20, 2 << 20)).collect(),
-            // The alternation's automaton is built lazily as text is read: with the
-            // default 2 MB of states it was rebuilt over and over and 17 times slower;
-            // from 16 MB on it no longer is (measured on 15,000 synthetic listings).
-            || build(&alternation, patterns.len().max(1) * (16 << 20), 16 << 20),
-        );
+        let compiled: Vec<Result<Regex, regex::Error>> = patterns
+            .par_iter()
+            .map(|p| {
+                RegexBuilder::new(&ascii_word_boundaries(&p.regex)).case_insensitive(true).size_limit(16 << 20).build()
+            })
+            .collect();
         let compiled = compiled
             .into_iter()
             .zip(&patterns)
@@ -113,17 +99,11 @@ impl PatternList {
                 re.map_err(|e| Error::content(LIST_FILE, line, &format!("pattern {} does not compile: {e}", p.id)))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        // Every pattern compiled alone, so their alternation does too.
-        let any =
-            any.map_err(|e| Error::content(LIST_FILE, 0, &format!("the patterns together do not compile: {e}")))?;
-        Ok(PatternList { version, patterns, compiled, any })
+        Ok(PatternList { version, patterns, compiled })
     }
 
     /// The ids of the patterns `text` matches, in list order.
     pub(crate) fn matches(&self, text: &str) -> Vec<&str> {
-        if !self.any.is_match(text) {
-            return Vec::new();
-        }
         self.patterns
             .iter()
             .zip(&self.compiled)
@@ -181,26 +161,6 @@ mod tests {
     use super::*;
 
     const LIST: &str = "version = 9.9.9\n# comment\nT1\toverride\t\\bignore (?:all )?previous instructions\\b\nT2\thidden-unicode\t[\\x{200B}-\\x{200D}]\n";
-
-    /// The alternation asked first must say "none" exactly when no pattern matches:
-    /// checked on the committed list against every benign and hostile line kept for it,
-    /// as written (that the hostile lines, their escapes read, are caught is
-    /// tests/it/real_data.rs's).
-    #[test]
-    fn the_alternation_matches_exactly_when_some_pattern_does() {
-        let list = PatternList::embedded();
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/screen/");
-        let mut seen = [0usize; 2];
-        for file in ["benign.txt", "hostile.txt"] {
-            let text = std::fs::read_to_string(format!("{root}{file}")).unwrap();
-            for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-                let each = list.compiled.iter().any(|re| re.is_match(line));
-                assert_eq!(list.any.is_match(line), each, "{file}: {line}");
-                seen[usize::from(each)] += 1;
-            }
-        }
-        assert!(seen[0] > 10 && seen[1] > 10, "both kinds of line were asked: {seen:?}");
-    }
 
     #[test]
     fn parses_and_matches_case_insensitively() {
