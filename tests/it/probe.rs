@@ -687,12 +687,14 @@ fn memory_stays_bounded_whatever_the_peers_send() {
     // across the 1,200 exchanges rather than returning them, as much again. On one machine,
     // in 26 runs, hostile less quiet was 26 to 48 MB: 3 × the caps (44 MB) failed one run
     // in ten; a body read whole, or any cap ignored, grows without end against these peers.
-    let bound = quiet.peak + 4 * u64::from(limits.connections) * per_connection;
+    let copies = 4;
+    let bound = quiet.peak + copies * u64::from(limits.connections) * per_connection;
     eprintln!(
-        "probe memory: quiet {:.0} MB, hostile {:.0} MB (bound {:.0} MB: quiet + 4 × 32 connections × {} KB)",
+        "probe memory: quiet {:.0} MB, hostile {:.0} MB (bound {:.0} MB: quiet + {copies} × {} connections × {} KB)",
         quiet.peak_mb(),
         hostile.peak_mb(),
         bound as f64 / f64::from(1 << 20),
+        limits.connections,
         per_connection >> 10
     );
     assert!(hostile.peak <= bound, "hostile {} against quiet {}", hostile.summary(), quiet.summary());
