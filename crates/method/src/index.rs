@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::assets::Decimal;
 use super::figures::{figures, Figures};
-use super::names::{host_of, resource_slug};
+use super::names::{host_of, slug_digest, slug_of};
 use super::normalise::{append_fields, normalise_fields};
 use super::ownership::{self, is_owners, Claim, Ledger, RunningLedger, SnapshotClaims, Standing};
 use super::probe::{self, Probe};
@@ -45,6 +45,8 @@ pub struct Entry {
     /// The snapshot's probe asked it and it answered 402, its terms readable or not:
     /// what the `answered_402` filter keeps (content/method.md#probe).
     pub answered_402: bool,
+    /// The hashed part of the page's folder name (`names::slug_digest`).
+    slug_digest: [u8; 6],
 }
 
 impl Entry {
@@ -71,10 +73,10 @@ impl Entry {
         prices(&self.resource, method)
     }
 
-    /// The folder name of the entry's page, made from its URL when wanted (kept, it
-    /// was 70 bytes an entry).
+    /// The folder name of the entry's page, made from its URL and digest when wanted
+    /// (kept whole, it was 70 bytes an entry).
     pub fn slug(&self) -> String {
-        resource_slug(&self.resource.url)
+        slug_of(&self.resource.url, &self.slug_digest)
     }
 
     pub(crate) fn rank_key(&self, match_score: u32) -> RankKey<'_> {
@@ -400,6 +402,7 @@ impl Entry {
         let min_price_usd = prices.iter().filter_map(|p| p.usd).min_by(|a, b| a.cmp_exact(b));
         let testnets_only = !networks.is_empty() && networks.iter().all(|n| method.assets.is_testnet(n));
         Entry {
+            slug_digest: slug_digest(&resource.url),
             testnets_only,
             answered_402: false,
             operator_listing: method.site.is_operator_host(&host_of(&resource.url)),
