@@ -264,8 +264,9 @@ pub fn resource_slug(url: &str) -> String {
 }
 
 /// The part of [`resource_slug`] that is hashed: the first 48 bits of the URL's SHA-256.
-/// An index keeps it per entry (index.rs): a slug is wanted for every row of every list
-/// that names the resource, and hashing the URL each time was 3% of a build.
+/// An index keeps it per entry (index.rs): a slug is wanted for every row of every list,
+/// record and answer that names the resource, and hashing the URL each time (some ten
+/// times a listing) was half a percent of a build's samples.
 pub fn slug_digest(url: &str) -> [u8; 6] {
     Sha256::digest(url.as_bytes())[..6].try_into().expect("SHA-256 is 32 bytes")
 }
