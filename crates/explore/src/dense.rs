@@ -308,26 +308,7 @@ impl Ivf {
         } else {
             (0..MAX_TRAINING).map(|i| unit(ids[i * ids.len() / MAX_TRAINING])).collect()
         };
-        // Deterministic start: training documents spread evenly over their order.
-        let mut centres: Vec<[f32; DIMS]> = (0..k).map(|c| training[c * training.len() / k]).collect();
-        for _ in 0..KMEANS_ROUNDS {
-            // Each document's nearest centre is independent of the others: in parallel.
-            let assignment: Vec<usize> = training.par_iter().map(|u| nearest_centre(&centres, u)).collect();
-            let mut sums = vec![[0.0f64; DIMS]; k];
-            for (&c, u) in assignment.iter().zip(&training) {
-                for (s, &x) in sums[c].iter_mut().zip(u) {
-                    *s += f64::from(x);
-                }
-            }
-            for (centre, sum) in centres.iter_mut().zip(sums) {
-                let norm = sum.iter().map(|x| x * x).sum::<f64>().sqrt();
-                if norm > 0.0 {
-                    for (c, s) in centre.iter_mut().zip(sum) {
-                        *c = (s / norm) as f32;
-                    }
-                }
-            }
-        }
+        let centres = learn_centres(&training, k, MAX_BOUNDS);
         // Publish centroids as bytes and assign every document by the published ones,
         // with the same similarity a query uses (a whole-number dot product of bytes).
         let centroids: Vec<ByteVector> = centres
@@ -358,6 +339,111 @@ impl Ivf {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored.into_iter().take(self.nprobe).map(|(i, _)| i).collect()
     }
+}
+
+/// Most similarity bounds kept while the centres are learnt ([`nearest_bounded`]): 32 MB,
+/// enough for 100,000 listings; past it every document is compared with every centre.
+const MAX_BOUNDS: usize = 8 << 20;
+
+/// The `k` list centres learnt from the unit vectors `training` by [`KMEANS_ROUNDS`] of
+/// k-means from a deterministic start, keeping at most `max_bounds` bounds.
+fn learn_centres(training: &[[f32; DIMS]], k: usize, max_bounds: usize) -> Vec<[f32; DIMS]> {
+    use rayon::prelude::*;
+    // Deterministic start: training documents spread evenly over their order.
+    let mut centres: Vec<[f32; DIMS]> = (0..k).map(|c| training[c * training.len() / k]).collect();
+    let bounded = training.len().saturating_mul(k) <= max_bounds;
+    let mut bounds: Vec<f32> = if bounded { vec![f32::INFINITY; training.len() * k] } else { Vec::new() };
+    let mut assignment = vec![0usize; training.len()];
+    for round in 0..KMEANS_ROUNDS {
+        // Each document's nearest centre is independent of the others: in parallel.
+        if bounded {
+            assignment.par_iter_mut().zip(bounds.par_chunks_mut(k)).zip(training).for_each(|((a, bounds), u)| {
+                *a = nearest_bounded(&centres, u, (round > 0).then_some(*a), bounds);
+            });
+        } else {
+            assignment = training.par_iter().map(|u| nearest_centre(&centres, u)).collect();
+        }
+        let mut sums = vec![[0.0f64; DIMS]; k];
+        for (&c, u) in assignment.iter().zip(training) {
+            for (s, &x) in sums[c].iter_mut().zip(u) {
+                *s += f64::from(x);
+            }
+        }
+        let mut moves = vec![0.0f32; k];
+        for ((centre, sum), moved) in centres.iter_mut().zip(sums).zip(&mut moves) {
+            let norm = sum.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                let before = *centre;
+                for (c, s) in centre.iter_mut().zip(sum) {
+                    *c = (s / norm) as f32;
+                }
+                let squares: f64 =
+                    before.iter().zip(&*centre).map(|(&a, &b)| (f64::from(a) - f64::from(b)).powi(2)).sum();
+                *moved = squares.sqrt() as f32;
+            }
+        }
+        if bounded {
+            bounds.par_chunks_mut(k).for_each(|bounds| {
+                for (b, m) in bounds.iter_mut().zip(&moves) {
+                    *b += m;
+                }
+            });
+        }
+    }
+    centres
+}
+
+/// How far below the similarity to a document's own centre another centre's bound must
+/// be for the centre not to be asked: far more than the rounding of a dot product of two
+/// unit vectors of 128 single-precision numbers (about 1e-5) over every round.
+const BOUND_MARGIN: f64 = 1e-3;
+
+/// The centre nearest the unit vector `u` given the centre it had (`None` in the first
+/// round) and an upper bound on its similarity to each centre, which it updates (Elkan's
+/// k-means): a centre that moved by `d` changes a unit vector's similarity to it by at
+/// most `d`, so the caller adds each centre's move to its bound after a round, and a
+/// centre whose bound is [`BOUND_MARGIN`] below the similarity to the document's own
+/// centre cannot be the nearest and is not asked. The centre found is the one [`nearest_centre`] finds
+/// (the same scores, the first of equal ones; a test compares the two), and most
+/// documents ask a few centres a round rather than all of them.
+fn nearest_bounded(centres: &[[f32; DIMS]], u: &[f32; DIMS], had: Option<usize>, bounds: &mut [f32]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, as just asked.
+        return unsafe { avx2::nearest_bounded(centres, u, had, bounds) };
+    }
+    nearest_bounded_with(centres, u, had, bounds)
+}
+
+/// [`nearest_bounded`] as any processor runs it.
+#[inline(always)]
+fn nearest_bounded_with(centres: &[[f32; DIMS]], u: &[f32; DIMS], had: Option<usize>, bounds: &mut [f32]) -> usize {
+    let Some(own) = had else {
+        let mut best = (0, f64::NEG_INFINITY);
+        for (c, (centre, bound)) in centres.iter().zip(bounds).enumerate() {
+            let s = centre_score(centre, u);
+            *bound = s as f32;
+            if s > best.1 {
+                best = (c, s);
+            }
+        }
+        return best.0;
+    };
+    let own_score = centre_score(&centres[own], u);
+    bounds[own] = own_score as f32;
+    let floor = own_score - BOUND_MARGIN;
+    let mut best = (own, own_score);
+    for (c, (centre, bound)) in centres.iter().zip(bounds.iter_mut()).enumerate() {
+        if c == own || f64::from(*bound) < floor {
+            continue;
+        }
+        let s = centre_score(centre, u);
+        *bound = s as f32;
+        if s > best.1 || (s == best.1 && c < best.0) {
+            best = (c, s);
+        }
+    }
+    best.0
 }
 
 /// The centre nearest the unit vector `u` (learning the lists: their whole cost).
@@ -407,6 +493,16 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn nearest_bounded(
+        centres: &[[f32; DIMS]],
+        u: &[f32; DIMS],
+        had: Option<usize>,
+        bounds: &mut [f32],
+    ) -> usize {
+        nearest_bounded_with(centres, u, had, bounds)
+    }
+
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn nearest_centroid(centroids: &[ByteVector], v: &[i8; DIMS]) -> usize {
         nearest(centroids, |c| centroid_score(c, v))
     }
@@ -449,6 +545,59 @@ fn nearest<T>(items: &[T], score: impl Fn(&T) -> f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Unit vectors gathered around `groups` directions, `noise` apart, from a fixed seed.
+    fn clustered(n: usize, groups: usize, noise: f64, seed: u64) -> Vec<[f32; DIMS]> {
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let directions: Vec<[f64; DIMS]> = (0..groups).map(|_| std::array::from_fn(|_| next())).collect();
+        (0..n)
+            .map(|i| {
+                let d = &directions[i % groups];
+                let v: [f64; DIMS] = std::array::from_fn(|j| d[j] + noise * next());
+                let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+                std::array::from_fn(|j| (v[j] / norm) as f32)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_centre_equal_to_the_own_one_and_before_it_is_the_nearest() {
+        let v = clustered(3, 3, 0.9, 6);
+        let centres = [v[0], v[1], v[0]];
+        let mut bounds = [f32::INFINITY; 3];
+        assert_eq!(nearest_bounded_with(&centres, &v[0], Some(2), &mut bounds), 0);
+        assert_eq!(nearest_centre(&centres, &v[0]), 0);
+        // A bound below the own centre's similarity keeps a centre from being asked.
+        let own = centre_score(&centres[1], &v[1]) as f32;
+        let mut bounds = [own - 0.01, f32::INFINITY, f32::INFINITY];
+        assert_eq!(nearest_bounded_with(&[v[1], v[1], v[2]], &v[1], Some(1), &mut bounds), 1);
+        assert_eq!(bounds[0], own - 0.01, "not asked, so not updated");
+    }
+
+    #[test]
+    fn bounds_learn_the_same_centres_as_asking_every_centre() {
+        // The last but one: copies of five vectors, so centres start equal and tie (as
+        // listings with one description do), and the first of equal ones must be kept.
+        let cases = [
+            (3_000, 40, 0.9, 55, 1),
+            (2_000, 7, 0.9, 45, 2),
+            (500, 500, 0.9, 23, 3),
+            (600, 5, 0.0, 20, 5),
+            (1, 1, 0.9, 1, 4),
+        ];
+        for (n, groups, noise, k, seed) in cases {
+            let training = clustered(n, groups, noise, seed);
+            let plain = learn_centres(&training, k, 0);
+            let bounded = learn_centres(&training, k, usize::MAX);
+            assert!(plain == bounded, "n {n}, k {k}: the centres differ");
+        }
+    }
 
     #[test]
     fn quantising_rounds_half_away_from_zero_in_whole_numbers() {
