@@ -354,11 +354,11 @@ fn learn_centres(training: &[[f32; DIMS]], k: usize, max_bounds: usize) -> Vec<[
     let bounded = training.len().saturating_mul(k) <= max_bounds;
     let mut bounds: Vec<f32> = if bounded { vec![f32::INFINITY; training.len() * k] } else { Vec::new() };
     let mut assignment = vec![0usize; training.len()];
-    for round in 0..KMEANS_ROUNDS {
+    for _ in 0..KMEANS_ROUNDS {
         // Each document's nearest centre is independent of the others: in parallel.
         if bounded {
             assignment.par_iter_mut().zip(bounds.par_chunks_mut(k)).zip(training).for_each(|((a, bounds), u)| {
-                *a = nearest_bounded(&centres, u, (round > 0).then_some(*a), bounds);
+                *a = nearest_bounded(&centres, u, *a, bounds);
             });
         } else {
             assignment = training.par_iter().map(|u| nearest_centre(&centres, u)).collect();
@@ -398,15 +398,15 @@ fn learn_centres(training: &[[f32; DIMS]], k: usize, max_bounds: usize) -> Vec<[
 /// unit vectors of 128 single-precision numbers (about 1e-5) over every round.
 const BOUND_MARGIN: f64 = 1e-3;
 
-/// The centre nearest the unit vector `u` given the centre it had (`None` in the first
-/// round) and an upper bound on its similarity to each centre, which it updates (Elkan's
-/// k-means): a centre that moved by `d` changes a unit vector's similarity to it by at
-/// most `d`, so the caller adds each centre's move to its bound after a round, and a
-/// centre whose bound is [`BOUND_MARGIN`] below the similarity to the document's own
-/// centre cannot be the nearest and is not asked. The centre found is the one [`nearest_centre`] finds
-/// (the same scores, the first of equal ones; a test compares the two), and most
-/// documents ask a few centres a round rather than all of them.
-fn nearest_bounded(centres: &[[f32; DIMS]], u: &[f32; DIMS], had: Option<usize>, bounds: &mut [f32]) -> usize {
+/// The centre nearest the unit vector `u` given the centre it had and an upper bound on
+/// its similarity to each centre, which it updates (Elkan's k-means): a centre that moved
+/// by `d` changes a unit vector's similarity to it by at most `d`, so the caller adds each
+/// centre's move to its bound after a round, and a centre whose bound is [`BOUND_MARGIN`]
+/// below the similarity to the document's own centre cannot be the nearest and is not
+/// asked. In the first round every bound is infinite, so every centre is asked. The
+/// centre found is the one [`nearest_centre`] finds (the same scores, the first of equal
+/// ones; a test compares the two), and most documents ask a few centres a round.
+fn nearest_bounded(centres: &[[f32; DIMS]], u: &[f32; DIMS], had: usize, bounds: &mut [f32]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, as just asked.
@@ -417,18 +417,7 @@ fn nearest_bounded(centres: &[[f32; DIMS]], u: &[f32; DIMS], had: Option<usize>,
 
 /// [`nearest_bounded`] as any processor runs it.
 #[inline(always)]
-fn nearest_bounded_with(centres: &[[f32; DIMS]], u: &[f32; DIMS], had: Option<usize>, bounds: &mut [f32]) -> usize {
-    let Some(own) = had else {
-        let mut best = (0, f64::NEG_INFINITY);
-        for (c, (centre, bound)) in centres.iter().zip(bounds).enumerate() {
-            let s = centre_score(centre, u);
-            *bound = s as f32;
-            if s > best.1 {
-                best = (c, s);
-            }
-        }
-        return best.0;
-    };
+fn nearest_bounded_with(centres: &[[f32; DIMS]], u: &[f32; DIMS], own: usize, bounds: &mut [f32]) -> usize {
     let own_score = centre_score(&centres[own], u);
     bounds[own] = own_score as f32;
     let floor = own_score - BOUND_MARGIN;
@@ -496,7 +485,7 @@ mod avx2 {
     pub(super) unsafe fn nearest_bounded(
         centres: &[[f32; DIMS]],
         u: &[f32; DIMS],
-        had: Option<usize>,
+        had: usize,
         bounds: &mut [f32],
     ) -> usize {
         nearest_bounded_with(centres, u, had, bounds)
@@ -571,12 +560,12 @@ mod tests {
         let v = clustered(3, 3, 0.9, 6);
         let centres = [v[0], v[1], v[0]];
         let mut bounds = [f32::INFINITY; 3];
-        assert_eq!(nearest_bounded_with(&centres, &v[0], Some(2), &mut bounds), 0);
+        assert_eq!(nearest_bounded_with(&centres, &v[0], 2, &mut bounds), 0);
         assert_eq!(nearest_centre(&centres, &v[0]), 0);
         // A bound below the own centre's similarity keeps a centre from being asked.
         let own = centre_score(&centres[1], &v[1]) as f32;
         let mut bounds = [own - 0.01, f32::INFINITY, f32::INFINITY];
-        assert_eq!(nearest_bounded_with(&[v[1], v[1], v[2]], &v[1], Some(1), &mut bounds), 1);
+        assert_eq!(nearest_bounded_with(&[v[1], v[1], v[2]], &v[1], 1, &mut bounds), 1);
         assert_eq!(bounds[0], own - 0.01, "not asked, so not updated");
     }
 
