@@ -11,7 +11,9 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use regex::{Regex, RegexBuilder};
-use regex_syntax::hir::{self, Hir, HirKind};
+use regex_syntax::hir::{
+    self, Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look,
+};
 use serde::Serialize;
 
 use catalogue::error::Error;
@@ -35,9 +37,10 @@ pub struct PatternList {
     /// own literal prefilter, which made compiling plus screening the December dump
     /// about 1.5x faster than one set.
     compiled: Vec<Regex>,
-    /// Every pattern at once, [widened](widened): a text this does not match matches no
-    /// pattern, found in one pass where asking each pattern takes forty.
-    any: regex_automata::meta::Regex,
+    /// Every pattern at once, [restricted to ASCII](ascii_restriction) and
+    /// [widened](widened): a text of ASCII only (most descriptions) that this does not
+    /// match matches no pattern, found in one pass where asking each pattern takes forty.
+    any_in_ascii: regex_automata::meta::Regex,
 }
 
 /// Why a description was withheld. Carries no part of the text itself.
@@ -101,7 +104,7 @@ impl PatternList {
                     })
                     .collect()
             },
-            || any_widened(&patterns),
+            || any_in_ascii(&patterns),
         );
         let compiled = compiled
             .into_iter()
@@ -112,13 +115,13 @@ impl PatternList {
             })
             .collect::<Result<Vec<_>, _>>()?;
         // Every pattern compiled alone, so a failure here is the union's own (its size).
-        let any = any.map_err(|e| Error::content(LIST_FILE, 0, &format!("the patterns together: {e}")))?;
-        Ok(PatternList { version, patterns, compiled, any })
+        let any_in_ascii = any.map_err(|e| Error::content(LIST_FILE, 0, &format!("the patterns together: {e}")))?;
+        Ok(PatternList { version, patterns, compiled, any_in_ascii })
     }
 
     /// The ids of the patterns `text` matches, in list order.
     pub(crate) fn matches(&self, text: &str) -> Vec<&str> {
-        if !self.any.is_match(text) {
+        if text.is_ascii() && !self.any_in_ascii.is_match(text) {
             return Vec::new();
         }
         self.each_match(text)
@@ -154,19 +157,21 @@ impl PatternList {
     }
 }
 
-/// One automaton for all the patterns, each [widened](widened) and compiled as alone
-/// (case-insensitive, `\b` in ASCII). Its lazy DFA gets 8 MB of states a thread: with the
-/// default 2 MB it cleared them over and over on 15,000 descriptions, and took six times
-/// as long (BENCHMARKS.md, "Against Hugo").
-fn any_widened(patterns: &[Pattern]) -> Result<regex_automata::meta::Regex, String> {
-    let mut widened_patterns = Vec::with_capacity(patterns.len());
+/// One automaton for all the patterns, each [restricted to ASCII](ascii_restriction)
+/// and [widened](widened), compiled as alone (case-insensitive, `\b` in ASCII). Their
+/// Unicode classes would have made it 16 MB more of every command's peak to compile
+/// (`x402dir query` 65 to 81 MB; 70 MB restricted). Its lazy DFA gets 8 MB of states a
+/// thread: with the default 2 MB it cleared them over and over on 15,000 descriptions,
+/// and took six times as long (BENCHMARKS.md, "Against Hugo").
+fn any_in_ascii(patterns: &[Pattern]) -> Result<regex_automata::meta::Regex, String> {
+    let mut restricted = Vec::with_capacity(patterns.len());
     for p in patterns {
         let syntax = regex_syntax::ParserBuilder::new()
             .case_insensitive(true)
             .build()
             .parse(&ascii_word_boundaries(&p.regex))
             .map_err(|e| format!("pattern {}: {e}", p.id))?;
-        widened_patterns.push(widened(&syntax));
+        restricted.push(widened(&ascii_restriction(&syntax)));
     }
     let config = regex_automata::meta::Regex::config()
         .nfa_size_limit(Some(16 << 20))
@@ -174,8 +179,44 @@ fn any_widened(patterns: &[Pattern]) -> Result<regex_automata::meta::Regex, Stri
         .which_captures(regex_automata::nfa::thompson::WhichCaptures::None);
     regex_automata::meta::Regex::builder()
         .configure(config)
-        .build_from_hir(&Hir::alternation(widened_patterns))
+        .build_from_hir(&Hir::alternation(restricted))
         .map_err(|e| e.to_string())
+}
+
+/// A pattern as it can match in a text of ASCII characters only: each class keeps only
+/// its ASCII members, a literal with any other character never matches, word boundaries
+/// are ASCII ones. In such a text the two match the same places: a class can only meet
+/// ASCII characters there, and the two kinds of word boundary agree on them.
+fn ascii_restriction(pattern: &Hir) -> Hir {
+    match pattern.kind() {
+        HirKind::Literal(hir::Literal(bytes)) if !bytes.is_ascii() => Hir::fail(),
+        HirKind::Class(Class::Unicode(class)) => {
+            let mut class = class.clone();
+            class.intersect(&ClassUnicode::new([ClassUnicodeRange::new('\0', '\x7f')]));
+            Hir::class(Class::Unicode(class))
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            let mut class = class.clone();
+            class.intersect(&ClassBytes::new([ClassBytesRange::new(0, 0x7f)]));
+            Hir::class(Class::Bytes(class))
+        }
+        HirKind::Look(look) => Hir::look(match *look {
+            Look::WordUnicode => Look::WordAscii,
+            Look::WordUnicodeNegate => Look::WordAsciiNegate,
+            Look::WordStartUnicode => Look::WordStartAscii,
+            Look::WordEndUnicode => Look::WordEndAscii,
+            Look::WordStartHalfUnicode => Look::WordStartHalfAscii,
+            Look::WordEndHalfUnicode => Look::WordEndHalfAscii,
+            other => other,
+        }),
+        HirKind::Repetition(r) => {
+            Hir::repetition(hir::Repetition { sub: Box::new(ascii_restriction(&r.sub)), ..r.clone() })
+        }
+        HirKind::Capture(c) => Hir::capture(hir::Capture { sub: Box::new(ascii_restriction(&c.sub)), ..c.clone() }),
+        HirKind::Concat(parts) => Hir::concat(parts.iter().map(ascii_restriction).collect()),
+        HirKind::Alternation(parts) => Hir::alternation(parts.iter().map(ascii_restriction).collect()),
+        HirKind::Empty | HirKind::Literal(_) => pattern.clone(),
+    }
 }
 
 /// A pattern whose bounded repeats have no upper bound (`[^.!?\n]{0,60}` becomes
@@ -303,24 +344,70 @@ mod tests {
     }
 
     #[test]
-    fn a_text_one_automaton_clears_matches_no_pattern() {
+    fn a_text_of_ascii_the_automaton_clears_matches_no_pattern() {
         let list = PatternList::embedded();
         let texts = fixture_texts();
-        let (mut withheld, mut cleared, mut hidden) = (0, 0, 0);
+        let (mut withheld, mut cleared, mut ascii) = (0, 0, 0);
         for text in &texts {
             let each = list.each_match(text);
-            if !list.any.is_match(text) {
-                assert!(each.is_empty(), "{text:?} matches {each:?} but not the automaton");
-                cleared += 1;
+            if text.is_ascii() {
+                ascii += 1;
+                if !list.any_in_ascii.is_match(text) {
+                    assert!(each.is_empty(), "{text:?} matches {each:?} but not the automaton");
+                    cleared += 1;
+                }
             }
             assert_eq!(list.matches(text), each, "{text:?}");
             withheld += usize::from(!each.is_empty());
-            hidden += usize::from(!each.is_empty() && !text.is_ascii());
         }
-        // The texts hold matches, of the hidden characters' patterns too, and most of the
-        // rest are cleared by the automaton alone.
-        assert!(withheld >= 500 && hidden >= 20, "{withheld} withheld, {hidden} with hidden characters");
-        assert!(cleared >= (texts.len() - withheld) * 3 / 4, "{cleared} of {} cleared", texts.len() - withheld);
+        // The texts hold matches, and most of the others are cleared by the automaton alone.
+        assert!(withheld >= 500, "{withheld} withheld");
+        assert!(cleared >= (ascii - withheld) * 3 / 4, "{cleared} of {ascii} cleared");
+    }
+
+    #[test]
+    fn each_pattern_and_its_ascii_restriction_agree_on_ascii_texts() {
+        let list = PatternList::embedded();
+        let texts: Vec<String> = fixture_texts().into_iter().filter(|t| t.is_ascii()).collect();
+        let mut matched = 0;
+        for (p, full) in list.patterns.iter().zip(&list.compiled) {
+            let syntax = regex_syntax::ParserBuilder::new()
+                .case_insensitive(true)
+                .build()
+                .parse(&ascii_word_boundaries(&p.regex));
+            let restricted =
+                regex_automata::meta::Regex::builder().build_from_hir(&ascii_restriction(&syntax.unwrap()));
+            let restricted = restricted.unwrap();
+            for text in &texts {
+                let is = full.is_match(text);
+                assert_eq!(restricted.is_match(text), is, "pattern {} on {text:?}", p.id);
+                matched += usize::from(is);
+            }
+        }
+        assert!(matched >= 600, "{matched} matches");
+    }
+
+    #[test]
+    fn the_ascii_restriction_keeps_a_patterns_ascii_members_only() {
+        let restricted = |pattern: &str| {
+            let syntax = regex_syntax::ParserBuilder::new().case_insensitive(true).build().parse(pattern).unwrap();
+            regex_automata::meta::Regex::builder().build_from_hir(&ascii_restriction(&syntax)).unwrap()
+        };
+        // "k" folds to the Kelvin sign too, which a text of ASCII cannot hold.
+        let k = restricted(r"(?-u:\b)k(?-u:\b)");
+        assert!(k.is_match("a K b") && !k.is_match("a \u{212A} b"));
+        // A literal outside ASCII, alone or in a class, never matches.
+        assert!(!restricted(r"a\x{200B}").is_match("a\u{200B}"));
+        assert!(!restricted(r"[\x{200B}-\x{200D}]").is_match("\u{200C}"));
+        // Classes keep their ASCII members, repeated as the pattern says.
+        let spaced = restricted(r"note\s+to[^.!?]{0,3}ai");
+        assert!(
+            spaced.is_match("NOTE\t to, ai") && !spaced.is_match("note to the ai") && !spaced.is_match("note. to ai")
+        );
+        // Unicode word boundaries become ASCII ones, which agree on ASCII text.
+        let word = restricted(r"\bact\b");
+        assert!(word.is_match("(act)") && !word.is_match("react"));
+        assert!(restricted(r"(ignore|forget) (all)").is_match("FORGET ALL"));
     }
 
     #[test]
