@@ -310,15 +310,15 @@ mod tests {
         assert!(e.to_string().contains("twice"), "{e}");
     }
 
-    /// The screening fixtures' lines (escapes such as `\u{200B}` made characters), and
-    /// every run of up to twelve consecutive words of each, so that each pattern meets its
-    /// matches and near misses of them (a run cut inside a match).
+    /// The screening fixtures' lines as written (hidden characters as `\u{200B}`
+    /// escapes: tests/it/real_data.rs reads them as characters), and every run of up to
+    /// twelve consecutive words of each, so that each pattern meets its matches and near
+    /// misses of them (a run cut inside a match).
     fn fixture_texts() -> Vec<String> {
         let hostile = include_str!("../../../tests/fixtures/screen/hostile.txt");
         let benign = include_str!("../../../tests/fixtures/screen/benign.txt");
         let mut texts = Vec::new();
         for line in hostile.lines().chain(benign.lines()) {
-            let line = unescape(line);
             let words: Vec<&str> = line.split(' ').collect();
             for start in 0..words.len() {
                 for end in start + 1..=(start + 12).min(words.len()) {
@@ -327,20 +327,6 @@ mod tests {
             }
         }
         texts
-    }
-
-    /// Turns `\u{XXXX}` escapes into the characters they name (as tests/it/real_data.rs).
-    fn unescape(line: &str) -> String {
-        let mut out = String::new();
-        let mut rest = line;
-        while let Some(i) = rest.find("\\u{") {
-            out.push_str(&rest[..i]);
-            let end = rest[i..].find('}').map(|e| i + e).expect("closed escape");
-            out.push(char::from_u32(u32::from_str_radix(&rest[i + 3..end], 16).expect("hex")).expect("a character"));
-            rest = &rest[end + 1..];
-        }
-        out.push_str(rest);
-        out
     }
 
     #[test]
@@ -371,13 +357,7 @@ mod tests {
         let texts: Vec<String> = fixture_texts().into_iter().filter(|t| t.is_ascii()).collect();
         let mut matched = 0;
         for (p, full) in list.patterns.iter().zip(&list.compiled) {
-            let syntax = regex_syntax::ParserBuilder::new()
-                .case_insensitive(true)
-                .build()
-                .parse(&ascii_word_boundaries(&p.regex));
-            let restricted =
-                regex_automata::meta::Regex::builder().build_from_hir(&ascii_restriction(&syntax.unwrap()));
-            let restricted = restricted.unwrap();
+            let restricted = restricted(&ascii_word_boundaries(&p.regex));
             for text in &texts {
                 let is = full.is_match(text);
                 assert_eq!(restricted.is_match(text), is, "pattern {} on {text:?}", p.id);
@@ -387,12 +367,14 @@ mod tests {
         assert!(matched >= 600, "{matched} matches");
     }
 
+    /// `pattern`'s [ASCII restriction](ascii_restriction), compiled case-insensitively.
+    fn restricted(pattern: &str) -> regex_automata::meta::Regex {
+        let syntax = regex_syntax::ParserBuilder::new().case_insensitive(true).build().parse(pattern).unwrap();
+        regex_automata::meta::Regex::builder().build_from_hir(&ascii_restriction(&syntax)).unwrap()
+    }
+
     #[test]
     fn the_ascii_restriction_keeps_a_patterns_ascii_members_only() {
-        let restricted = |pattern: &str| {
-            let syntax = regex_syntax::ParserBuilder::new().case_insensitive(true).build().parse(pattern).unwrap();
-            regex_automata::meta::Regex::builder().build_from_hir(&ascii_restriction(&syntax)).unwrap()
-        };
         // "k" folds to the Kelvin sign too, which a text of ASCII cannot hold.
         let k = restricted(r"(?-u:\b)k(?-u:\b)");
         assert!(k.is_match("a K b") && !k.is_match("a \u{212A} b"));
