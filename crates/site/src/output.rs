@@ -3,7 +3,7 @@
 //! Every path is given relative to the output folder and checked component by
 //! component before anything touches the disk: no absolute paths, no `..` or `.`, no
 //! separators or control characters inside a component, nothing starting with a dot
-//! except the build's own staging folder. Page names come from `paths::resource_slug`,
+//! except the build's own staging folder. Page names come from `method::names::resource_slug`,
 //! which is already safe; this is the second lock on the same door.
 
 use std::fs;
