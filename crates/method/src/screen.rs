@@ -29,7 +29,6 @@ pub(crate) struct Pattern {
     pub(crate) regex: String,
 }
 
-#[derive(Debug)]
 pub struct PatternList {
     pub version: String,
     pub(crate) patterns: Vec<Pattern>,
@@ -41,6 +40,19 @@ pub struct PatternList {
     /// [widened](widened): a text of ASCII only (most descriptions) that this does not
     /// match matches no pattern, found in one pass where asking each pattern takes forty.
     any_in_ascii: regex_automata::meta::Regex,
+}
+
+/// The list as its patterns define it, which is what an incremental build's record of its
+/// inputs reads (crates/publish/src/incremental.rs): the automaton is made from them, and
+/// its own `Debug` shows the state of its caches, which screening changes.
+impl std::fmt::Debug for PatternList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternList")
+            .field("version", &self.version)
+            .field("patterns", &self.patterns)
+            .field("compiled", &self.compiled)
+            .finish()
+    }
 }
 
 /// Why a description was withheld. Carries no part of the text itself.
@@ -390,6 +402,17 @@ mod tests {
         let word = restricted(r"\bact\b");
         assert!(word.is_match("(act)") && !word.is_match("react"));
         assert!(restricted(r"(ignore|forget) (all)").is_match("FORGET ALL"));
+    }
+
+    #[test]
+    fn the_list_reads_the_same_before_and_after_it_screens() {
+        let list = PatternList::parse(LIST_TEXT).unwrap();
+        let before = format!("{list:?}");
+        for text in fixture_texts() {
+            list.matches(&text);
+        }
+        assert_eq!(format!("{list:?}"), before);
+        assert!(before.starts_with("PatternList { version: ") && before.contains("compiled: [Regex("), "{before}");
     }
 
     #[test]
