@@ -50,7 +50,8 @@ enum Command {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Has memory the process frees go back to the system at once rather than after
-/// mimalloc's delay (a second in its version 3). A large build frees hundreds of
+/// mimalloc's delay (a second in its version 3): in a large build, and in a probe, whose
+/// peers' answers are read and dropped many at a time. A large build frees hundreds of
 /// megabytes between phases, and the delay let the next phase's peak stack on the last
 /// one's (a million listings: 2,115 MiB with a 10 ms delay, 1,976 MiB without); a small
 /// one frees and takes again within milliseconds, and giving pages back to fault them in

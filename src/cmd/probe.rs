@@ -19,6 +19,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Error> {
+    // A hostile peer's answers are read up to the caps and dropped, 32 at a time: kept a
+    // second by the allocator, they stacked up to twice the memory the caps allow
+    // (tests/it/probe.rs, `memory_stays_bounded_whatever_the_peers_send`).
+    crate::return_freed_memory_at_once();
     let options = walk::Options { snapshot: args.snapshot, out: args.out, limits: Limits::DEFAULT };
     let (path, probe) = walk::run(&options)?;
     let s = probe.summary();
