@@ -66,6 +66,8 @@ import {
   SPELLING_FOLD,
   EXPLORE_UNSPACED_SCRIPTS,
   EXPLORE_SEGMENT_MAX_CHARS,
+  EXPLORE_PREFIX_MIN_CHARS,
+  EXPLORE_PREFIX_SHARE,
 } from "./rules.js";
 import { EXPLORE_FUNCTION_WORDS } from "./function-words.js";
 
@@ -139,6 +141,18 @@ export function segmentCandidates(word) {
   const out = [];
   for (let i = 0; i < chars.length; i += 1) {
     for (let n = Math.min(EXPLORE_SEGMENT_MAX_CHARS, chars.length - i); n >= 2; n -= 1) out.push(chars.slice(i, i + n).join(""));
+  }
+  return out;
+}
+
+/** The openings Rust's Translations::by_prefix may read a word by, longest first: of at
+ * least EXPLORE_PREFIX_MIN_CHARS characters and EXPLORE_PREFIX_SHARE of the word. */
+export function prefixCandidates(word) {
+  const chars = [...word];
+  const [share, of] = EXPLORE_PREFIX_SHARE;
+  const out = [];
+  for (let n = chars.length - 1; n >= EXPLORE_PREFIX_MIN_CHARS && n * of >= chars.length * share; n -= 1) {
+    out.push(chars.slice(0, n).join(""));
   }
   return out;
 }
@@ -687,6 +701,18 @@ async function run(fetchJson, text, limit) {
   for (const w of unknown) {
     if (readings.get(w)?.rescued === true && (near.get(w) ?? null) !== null) readings.set(w, null);
   }
+  // Since 2.7.0 a word nothing else reads is read by its stem's pair: its longest opening
+  // that the table pairs by its cosine (Rust's Translations::by_prefix).
+  const unread = unknown.filter((w) => readings.get(w) === null && (near.get(w) ?? null) === null && !isSegmented(w));
+  const openings = unread.map((w) => [w, prefixCandidates(w)]).filter(([, o]) => o.length > 0);
+  if (openings.length > 0) {
+    const stems = await fetchBuckets(fetchJson, explore.translations, [...new Set(openings.flatMap(([, o]) => o))]);
+    const byCosine = (p) => (stems.get(p) ?? null)?.[1] === false;
+    for (const [w, o] of openings) {
+      const stem = o.find(byCosine);
+      if (stem !== undefined) readings.set(w, { english: stems.get(stem)[0], rescued: false, stem });
+    }
+  }
   const stopwords = new Set(explore.stopwords);
   const readAsOf = (w) => {
     const r = readings.get(w);
@@ -721,7 +747,7 @@ async function run(fetchJson, text, limit) {
         readAs = reading.folded;
         nearSpellingsUsed.push({ word: w, read_as: readAs });
       } else if (english !== null) {
-        translationsUsed.push({ word: w, read_as: english });
+        translationsUsed.push({ word: reading.stem ?? w, read_as: english });
         // "con" is "with": a function word, left out as one.
         if (stopwords.has(english)) continue;
         readAs = english;

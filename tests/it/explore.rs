@@ -147,6 +147,42 @@ fn a_pair_rescued_by_csls_yields_to_a_near_spelling_and_a_pair_kept_by_its_cosin
 }
 
 #[test]
+fn a_word_nothing_else_reads_is_read_by_its_stems_pair() {
+    let asked = Asked::new();
+    let ask = |need: &str| asked.ask(need);
+    let (ex, table) = (&asked.ex, VectorTable::embedded());
+    let translations = Translations::embedded();
+    // The premise: neither the listings, the vectors, the table nor a near spelling
+    // reads "sinyalleri", and its opening "sinyal" is a pair kept by its cosine.
+    for w in ["sinyalleri", "pagamentos"] {
+        assert!(table.get(w).is_none() && !ex.bm25.postings.contains_key(w) && translations.get(w).is_none());
+        assert!(ex.spelling.nearest(w).is_none(), "{w}");
+    }
+    assert_eq!(translations.pair("sinyal").map(|p| (p.read_as.as_str(), p.rescued)), Some(("signal", false)));
+
+    // Since 2.7.0 (content/explore.md#translations): the answer names the stem's pair.
+    let q = &ask("kripto al-sat sinyalleri")["meta"]["query"];
+    assert_eq!(
+        q["translations"],
+        serde_json::json!([{"word": "kripto", "read_as": "crypto"}, {"word": "sinyal", "read_as": "signal"}])
+    );
+    assert!(q["ranked_words"].as_array().unwrap().contains(&serde_json::json!("signal")), "{q}");
+    assert_eq!(q["not_understood"], serde_json::json!([]));
+    let q = &ask("pagamentos")["meta"]["query"];
+    assert_eq!(q["translations"], serde_json::json!([{"word": "pagamento", "read_as": "payment"}]));
+
+    // An opening under three fifths of the word is no stem: "indir" (a pair kept by its
+    // cosine, "indira") does not read "indirizzo".
+    assert_eq!(translations.pair("indir").map(|p| p.rescued), Some(false));
+    let q = &ask("indirizzo")["meta"]["query"];
+    assert_eq!((&q["translations"], &q["not_understood"]), (&serde_json::json!([]), &serde_json::json!(["indirizzo"])));
+    // A rescued opening is no stem: "avalia" does not read "avaliações".
+    assert_eq!(translations.pair("avalia").map(|p| p.rescued), Some(true));
+    let q = &ask("avaliações")["meta"]["query"];
+    assert_eq!(q["translations"], serde_json::json!([]));
+}
+
+#[test]
 fn other_scripts_accents_and_swapped_letters_are_read_before_lookup() {
     let asked = Asked::new();
     let ask = |need: &str| asked.ask(need);

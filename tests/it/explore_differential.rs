@@ -115,6 +115,11 @@ const FIXED: &[&str] = &[
     "análise de sentimento de avaliações escritas",
     "pools de liquidité avec le meilleur rendement",
     "поиск в интернете",
+    // Read by a stem's pair (explore 2.7.0): "sinyal", "pagamento"; not by an opening too
+    // short ("indir") or rescued ("avalia").
+    "kripto al-sat sinyalleri",
+    "vou receber pagamentos em reais",
+    "indirizzo avaliações",
 ];
 
 fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
@@ -133,6 +138,11 @@ fn generate(rng: &mut Rng, vocabulary: &[String], n: usize) -> Vec<Value> {
                 // A word of another language the translation table pairs (some with a
                 // stopword), for the translation files.
                 8 if rng.below(2) == 0 => translated[rng.below(translated.len())].clone(),
+                // Since 2.7.0: such a word with an ending, for the stems' translation files.
+                7 if rng.below(2) == 0 => {
+                    let ending = ["s", "en", "leri", "ção", "ных"][rng.below(5)];
+                    translated[rng.below(translated.len())].clone() + ending
+                }
                 // Since 2.5.0: a run without spaces glued from pieces of the table and a
                 // character that opens none, for segmenting.
                 8 => {

@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.6.0";
+pub const EXPLORE_VERSION: &str = "2.7.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -162,6 +162,15 @@ impl Explore {
             } else if let Some(near) = self.spelling.nearest(w) {
                 near_spellings.push((w.clone(), near.to_owned()));
                 near.to_owned()
+            } else if let Some((stem, english)) = (!words::is_segmented(w)).then(|| translations.by_prefix(w)).flatten()
+            {
+                // Since 2.7.0 a word nothing else reads is read by its stem's pair
+                // ("sinyalleri" by "sinyal", signal), which the answer lists as the pair.
+                translated.push((stem.to_owned(), english.to_owned()));
+                if words::is_stopword(english) {
+                    continue;
+                }
+                english.to_owned()
             } else {
                 not_understood.push(w.clone());
                 continue;

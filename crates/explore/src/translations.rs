@@ -19,6 +19,13 @@ static TSV: &str = include_str!("../../../content/explore/vectors/translations.t
 /// What model, package and files the pairs were made from (checksums included).
 pub static PROVENANCE: &str = include_str!("../../../content/explore/vectors/translations.json");
 
+/// The shortest opening of a word [`Translations::by_prefix`] reads, in characters.
+pub const PREFIX_MIN_CHARS: usize = 5;
+/// The least share of the word's characters that opening holds, as (numerator,
+/// denominator): three fifths, so "sinyal" (6) reads "sinyalleri" (10) and "indir" (5)
+/// does not read "indirizzo" (9).
+pub const PREFIX_SHARE: (usize, usize) = (3, 5);
+
 /// One pair of the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pair {
@@ -85,6 +92,23 @@ impl Translations {
         self.pairs.get(word)
     }
 
+    /// Since 2.7.0, the word's longest opening that the table pairs by its cosine, of at
+    /// least [`PREFIX_MIN_CHARS`] characters and [`PREFIX_SHARE`] of the word, as (that
+    /// opening, its reading): an inflected word whose stem is a whole word of the model
+    /// ("sinyalleri" → "sinyal" → "signal", "pagamentos" → "pagamento" → "payment";
+    /// content/explore.md#translations). A rescued pair is a guess, so it is no stem.
+    pub fn by_prefix<'w>(&self, word: &'w str) -> Option<(&'w str, &str)> {
+        let ends: Vec<usize> = word.char_indices().map(|(i, _)| i).skip(1).collect();
+        let chars = ends.len() + 1;
+        let (share, of) = PREFIX_SHARE;
+        ends.iter()
+            .enumerate()
+            .rev()
+            .map(|(k, &end)| (k + 1, &word[..end]))
+            .take_while(|&(n, _)| n >= PREFIX_MIN_CHARS && n * of >= chars * share)
+            .find_map(|(_, opening)| self.pair(opening).filter(|p| !p.rescued).map(|p| (opening, p.read_as.as_str())))
+    }
+
     pub fn len(&self) -> usize {
         self.pairs.len()
     }
@@ -117,5 +141,34 @@ mod tests {
         assert!(Translations::parse("clima\tweather\t0.95\tcosine\nclima\tclimate\t0.94\tcosine\n").is_err());
         assert!(Translations::parse("clima\tweather\t0.95\n").is_err());
         assert!(Translations::parse("clima\tweather\t0.95\tguess\n").is_err());
+    }
+
+    #[test]
+    fn a_word_is_read_by_its_longest_opening_kept_by_its_cosine() {
+        let t = Translations::parse(
+            "avalia\tava\t0.93\tcsls\nindir\tindira\t0.96\tcosine\npagam\tpay\t0.95\tcosine\n\
+             pagamento\tpayment\t0.96\tcosine\nsinya\tsin\t0.95\tcosine\nsinyal\tsignal\t0.95\tcosine\n\
+             адрес\taddress\t0.95\tcosine\n",
+        )
+        .unwrap();
+        // The longest opening the table pairs, not the first found.
+        assert_eq!(t.by_prefix("pagamentos"), Some(("pagamento", "payment")));
+        assert_eq!(t.by_prefix("sinyalleri"), Some(("sinyal", "signal")));
+        // Openings are cut at characters, not bytes (Cyrillic letters are two bytes).
+        assert_eq!(t.by_prefix("адресу"), Some(("адрес", "address")));
+        // Five characters but under three fifths of nine: no reading.
+        assert_eq!(t.by_prefix("indirizzo"), None);
+        // Exactly three fifths: 6 of 10.
+        assert_eq!(t.by_prefix("indirizzos"), None, "indir is 5 of 10");
+        assert_eq!(t.by_prefix("sinyalxxxx"), Some(("sinyal", "signal")));
+        assert_eq!(t.by_prefix("sinyalxxxxx"), None, "6 of 11 is under three fifths");
+        // A rescued pair is no stem.
+        assert_eq!(t.by_prefix("avaliações"), None);
+        // The word itself is no opening of itself; fewer than five characters never read.
+        assert_eq!(t.by_prefix("sinyal"), Some(("sinya", "sin")));
+        assert_eq!(t.by_prefix("pagam"), None);
+        assert_eq!(t.by_prefix(""), None);
+        let short = Translations::parse("cota\tquote\t0.96\tcosine\n").unwrap();
+        assert_eq!(short.by_prefix("cotas"), None);
     }
 }

@@ -11,7 +11,7 @@
 
 use serde_json::{json, Value};
 
-use explore::{bm25, reading, spelling, words, EXPLORE_VERSION};
+use explore::{bm25, reading, spelling, translations, words, EXPLORE_VERSION};
 use method::answer::{
     RULE_ANSWERED_402, RULE_EXCLUDE_TESTNETS, RULE_FIRST, RULE_FROM, RULE_JOINED_BY, RULE_MAX_PRICE, RULE_NETWORK,
     RULE_NO_TOKENS, RULE_ORDER, RULE_TOKENS,
@@ -124,6 +124,12 @@ fn exports() -> Vec<(&'static str, Value, &'static str)> {
             "explore::words::UNSPACED_SCRIPTS",
         ),
         ("EXPLORE_SEGMENT_MAX_CHARS", json!(words::SEGMENT_MAX_CHARS), "explore::words::SEGMENT_MAX_CHARS"),
+        ("EXPLORE_PREFIX_MIN_CHARS", json!(translations::PREFIX_MIN_CHARS), "explore::translations::PREFIX_MIN_CHARS"),
+        (
+            "EXPLORE_PREFIX_SHARE",
+            json!([translations::PREFIX_SHARE.0, translations::PREFIX_SHARE.1]),
+            "explore::translations::PREFIX_SHARE",
+        ),
     ]
 }
 
