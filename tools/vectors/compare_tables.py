@@ -35,7 +35,8 @@ def main():
     (old, old_p), (new, new_p) = table(sys.argv[1]), table(sys.argv[2])
     both = old.keys() & new.keys()
     same = sum(old[w][0] == new[w][0] for w in both)
-    move = max((abs(old[w][1] - new[w][1]), w) for w in both)
+    # No word in both: nothing moved, and the share below fails it.
+    move = max(((abs(old[w][1] - new[w][1]), w) for w in both), default=(0.0, "no word in both"))
     rest = lambda p: {k: v for k, v in p.items() if k not in ("counts", "translations_sha256")}
     share = same / len(old)
     print(f"committed {len(old)} pairs, regenerated {len(new)}; same reading for {same} "
