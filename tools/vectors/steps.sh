@@ -14,35 +14,25 @@ step() {  # step NAME CMD...: run CMD, then print how long it took
     echo "==> $name: $(seconds_since "$t0")s"
 }
 
-# fetch_checked_wheel WORK SPEC SHA256 [PIP_ARGS...]: download the one wheel SPEC names into
-# WORK/wheel with WORK/venv's pip, stop unless its sha256 is SHA256, and unpack it into
-# WORK/pkg with Python's zipfile (so the machine needs no unzip binary).
-fetch_checked_wheel() {
-    local work="$1" spec="$2" sha256="$3"
-    shift 3
+# fetch_checked KIND WORK SPEC SHA256 [PIP_ARGS...]: download the one wheel (KIND wheel) or
+# source distribution (KIND sdist: pip reads its metadata but builds nothing) SPEC names
+# into WORK/KIND with WORK/venv's pip, stop unless its sha256 is SHA256, and unpack it
+# into WORK/pkg with Python's zipfile or tarfile (so the machine needs no unzip binary).
+fetch_checked() {
+    local kind="$1" work="$2" spec="$3" sha256="$4" only ext unpack
+    shift 4
+    case "$kind" in
+        wheel) only=--only-binary=:all: ext=.whl unpack=zipfile ;;
+        sdist) only=--no-binary=:all: ext=.tar.gz unpack=tarfile ;;
+        *) echo "fetch_checked: no such kind: $kind" >&2; return 1 ;;
+    esac
     "$work/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-        --only-binary=:all: "$@" --dest "$work/wheel" "$spec"
-    local wheels=("$work"/wheel/*.whl)
-    if [[ ${#wheels[@]} -ne 1 ]]; then
-        echo "expected one wheel, got: ${wheels[*]}" >&2
+        "$only" "$@" --dest "$work/$kind" "$spec"
+    local files=("$work/$kind"/*"$ext")
+    if [[ ${#files[@]} -ne 1 || ! -f "${files[0]}" ]]; then
+        echo "expected one $kind, got: ${files[*]}" >&2
         return 1
     fi
-    echo "$sha256  ${wheels[0]}" | sha256sum --check --strict || return 1
-    "$work/venv/bin/python" -m zipfile -e "${wheels[0]}" "$work/pkg"
-}
-
-# fetch_checked_sdist WORK SPEC SHA256: download the source distribution SPEC names into
-# WORK/sdist with WORK/venv's pip (which reads its metadata but builds nothing), stop
-# unless its sha256 is SHA256, and unpack it into WORK/pkg with Python's tarfile.
-fetch_checked_sdist() {
-    local work="$1" spec="$2" sha256="$3"
-    "$work/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-        --no-binary=:all: --dest "$work/sdist" "$spec"
-    local sdists=("$work"/sdist/*.tar.gz)
-    if [[ ${#sdists[@]} -ne 1 ]]; then
-        echo "expected one source distribution, got: ${sdists[*]}" >&2
-        return 1
-    fi
-    echo "$sha256  ${sdists[0]}" | sha256sum --check --strict || return 1
-    "$work/venv/bin/python" -m tarfile -e "${sdists[0]}" "$work/pkg"
+    echo "$sha256  ${files[0]}" | sha256sum --check --strict || return 1
+    "$work/venv/bin/python" -m "$unpack" -e "${files[0]}" "$work/pkg"
 }

