@@ -262,3 +262,33 @@ fn terminal_rows_say_what_the_probe_saw() {
     let plain = stdout(&x402dir(&["query", "--snapshot", "content/snapshots/2025-12-31.json", "weather"]));
     assert!(!plain.contains("Probed"));
 }
+
+#[test]
+fn vocabulary_counts_the_documents_that_hold_each_word() {
+    // Made-up words, so the counts are known by hand: "zebracorn" in two listings (twice
+    // in one, counted once), "quaggafish" in one.
+    let dir = temp_dir("cli-vocabulary");
+    let fixture = repo_root().join("tests/fixtures/catalogue/cdp-discovery-page_2026-08-20_agentcount.json");
+    let mut dump: Value = serde_json::from_slice(&fs::read(fixture).unwrap()).unwrap();
+    let items = dump["items"].as_array_mut().unwrap();
+    items.truncate(3);
+    items[0]["description"] = "zebracorn prices, zebracorn alerts".into();
+    items[1]["description"] = "a zebracorn feed".into();
+    items[2]["description"] = "quaggafish sightings".into();
+    let page = dir.join("page.json");
+    fs::write(&page, serde_json::to_vec(&dump).unwrap()).unwrap();
+    let snapshots = dir.join("snapshots");
+    let o = x402dir(&["import", page.to_str().unwrap(), "--date", "2026-08-20", "--dir", snapshots.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let d = snapshots.to_str().unwrap();
+    let counted = stdout(&x402dir(&["vocabulary", "--documents", "--snapshots-dir", d]));
+    let count = |word: &str| counted.lines().find_map(|l| l.strip_prefix(&format!("{word}\t"))).map(str::to_owned);
+    assert_eq!(count("zebracorn").as_deref(), Some("2"), "{counted}");
+    assert_eq!(count("quaggafish").as_deref(), Some("1"));
+    assert_eq!(count("sightings").as_deref(), Some("1"));
+    // The same words, in the same order, as the plain list the vector table is made from.
+    let words = stdout(&x402dir(&["vocabulary", "--snapshots-dir", d]));
+    let first_column: String = counted.lines().map(|l| l.split('\t').next().unwrap().to_owned() + "\n").collect();
+    assert_eq!(first_column, words);
+    assert!(words.lines().count() > 5);
+}

@@ -6,7 +6,7 @@
 //! `content/explore/vectors/corpus-words.txt`, so a table is never built from a corpus
 //! the code no longer produces.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::document::document_parts;
 use method::index::Index;
@@ -22,18 +22,30 @@ pub(crate) fn worth_a_vector(word: &str) -> bool {
 /// The words of every entry's explore document that are worth a vector, sorted and
 /// unique, one a line.
 pub fn corpus_words(indexes: &[Index]) -> String {
-    let mut words = BTreeSet::new();
+    corpus_documents(indexes).into_keys().map(|word| word + "\n").collect()
+}
+
+/// [`corpus_words`] with, after a tab, how many documents of the stored snapshots
+/// contain each word (a listing stored in two snapshots counts twice): the translation
+/// table prefers, among a word's nearly nearest targets, the one most listings use
+/// (content/explore.md#translations, since 2.9.0).
+pub fn corpus_word_documents(indexes: &[Index]) -> String {
+    corpus_documents(indexes).into_iter().map(|(word, n)| format!("{word}\t{n}\n")).collect()
+}
+
+/// Each word worth a vector of every entry's explore document, with the number of
+/// documents that contain it.
+fn corpus_documents(indexes: &[Index]) -> BTreeMap<String, u32> {
+    let mut words: BTreeMap<String, u32> = BTreeMap::new();
     for entry in indexes.iter().flat_map(|index| &index.entries) {
         // The words the dense side reads (a withheld description's are not).
         let (document, withheld) = document_parts(entry);
-        words.extend(document.into_iter().skip(withheld).filter(|w| worth_a_vector(w)));
+        let distinct: BTreeSet<String> = document.into_iter().skip(withheld).filter(|w| worth_a_vector(w)).collect();
+        for word in distinct {
+            *words.entry(word).or_default() += 1;
+        }
     }
-    let mut out = String::new();
-    for word in words {
-        out.push_str(&word);
-        out.push('\n');
-    }
-    out
+    words
 }
 
 #[cfg(test)]
