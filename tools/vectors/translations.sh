@@ -5,7 +5,8 @@
 #
 #   tools/vectors/translations.sh [OUT_DIR]
 #
-# Reads content/explore/vectors/words.txt (the vector table's words) and corpus-words.txt;
+# Reads content/explore/vectors/words.txt (the vector table's words), corpus-words.txt and
+# corpus-documents.tsv (x402dir vocabulary --documents);
 # writes translations.tsv and translations.json to OUT_DIR (default content/explore/vectors).
 # Everything it installs or downloads goes into a temporary directory removed on exit.
 set -euo pipefail
@@ -33,6 +34,11 @@ THRESHOLD_UNSPACED=0.92
 # Since explore 2.6.0: a pair below its cosine is kept when its CSLS over the 10 nearest
 # words is at least this and the source's greatest.
 RESCUE_CSLS=0.01
+# Since explore 2.9.0: a kept word is read as the target, within this of its most similar,
+# that the most listing documents contain (corpus-documents.tsv); and a word below both
+# tests is kept when that target is a listing word at this cosine or more.
+PREFER_WITHIN=0.01
+LISTING_FLOOR=0.91
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 repo_root="$(cd "$here/../.." && pwd -P)"
@@ -76,6 +82,7 @@ translate() {
         --vector-words "$vectors/words.txt" --corpus "$vectors/corpus-words.txt" \
         --sources "$SOURCES" --threshold "$THRESHOLD" \
         --threshold-unspaced "$THRESHOLD_UNSPACED" --rescue-csls "$RESCUE_CSLS" \
+        --documents "$vectors/corpus-documents.tsv" --prefer-within "$PREFER_WITHIN" --listing-floor "$LISTING_FLOOR" \
         --out "$out/translations.tsv" --provenance "$out/translations.json" \
         --package-version "$PACKAGE_VERSION" --sdist-sha256 "$SDIST_SHA256" \
         --engine-cflags "${ENGINE_CFLAGS[*]}" --command "$command_line"

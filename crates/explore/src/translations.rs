@@ -64,8 +64,9 @@ impl Translations {
             };
             let rescued = match kept_by {
                 "cosine" => false,
-                "csls" => true,
-                _ => return Err(bad("the fourth column is neither cosine nor csls")),
+                // Kept below its cosine, by CSLS or (since 2.9.0) as a listing word: a guess.
+                "csls" | "listing" => true,
+                _ => return Err(bad("the fourth column is none of cosine, csls and listing")),
             };
             if word.is_empty() || read_as.is_empty() {
                 return Err(bad("an empty word"));
@@ -132,10 +133,14 @@ mod tests {
 
     #[test]
     fn pairs_must_be_sorted_unique_and_complete() {
-        let t = Translations::parse("clima\tweather\t0.9500\tcosine\nnoticias\tnews\t0.9400\tcsls\n").unwrap();
+        let t = Translations::parse(
+            "clima\tweather\t0.9500\tcosine\nnoticias\tnews\t0.9400\tcsls\nwetter\tweather\t0.9060\tlisting\n",
+        )
+        .unwrap();
         assert_eq!(t.get("clima"), Some("weather"));
         assert_eq!(t.pair("clima").map(|p| p.rescued), Some(false));
         assert_eq!(t.pair("noticias").map(|p| p.rescued), Some(true));
+        assert_eq!(t.pair("wetter").map(|p| p.rescued), Some(true), "a listing word below the cosine is a guess too");
         assert_eq!(t.get("weather"), None);
         assert!(Translations::parse("noticias\tnews\t0.96\tcosine\nclima\tweather\t0.95\tcosine\n").is_err());
         assert!(Translations::parse("clima\tweather\t0.95\tcosine\nclima\tclimate\t0.94\tcosine\n").is_err());
