@@ -678,9 +678,11 @@ async function run(fetchJson, text, limit) {
   const pairOf = (w) => translation.get(w) ?? null;
   const translated = (w) => pairOf(w)?.[0] ?? null;
   const readingOf = (w) => {
-    const own = pairOf(w);
-    if (own !== null) return { english: own[0], rescued: own[1] };
     const f = fold(w);
+    const own = pairOf(w);
+    // Since 2.10.0 a pair that reads a word as itself without accents, which no listing
+    // has ("música → musica"), reads nothing: the word is sought as a near spelling.
+    if (own !== null && !(own[0] === f && postings.get(f) === null)) return { english: own[0], rescued: own[1] };
     if (f !== w) {
       if (postings.get(f) !== null) return { folded: f };
       const pair = pairOf(f);

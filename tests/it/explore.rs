@@ -222,6 +222,51 @@ fn other_scripts_accents_and_swapped_letters_are_read_before_lookup() {
 }
 
 #[test]
+fn a_pair_that_only_drops_accents_reads_nothing_unless_a_listing_has_that_spelling() {
+    let asked = Asked::new();
+    let (ex, table) = (&asked.ex, VectorTable::embedded());
+    let translations = Translations::embedded();
+    let listed = |w: &str| ex.bm25.postings.contains_key(w);
+    let readable = |w: &str| table.get(w).is_none() && !listed(w) && explore_words(w).words == [w];
+    // Since 2.10.0 "música → musica" (cosine 0.98) reads nothing: no listing has "musica",
+    // so the word is read as its near spelling, "music", which listings use.
+    assert_eq!(translations.get("música"), Some("musica"));
+    assert!(!listed("musica") && listed("music"));
+    let q = &asked.ask("generación de música")["meta"]["query"];
+    assert_eq!(q["near_spellings"], serde_json::json!([{"word": "música", "read_as": "music"}]));
+    assert_eq!(q["translations"], serde_json::json!([{"word": "generación", "read_as": "generation"}]));
+    // "de" is a function word though two listings written in another language contain it.
+    assert_eq!(q["dropped_stopwords"], serde_json::json!(["de"]));
+    assert_eq!(q["ranked_words"], serde_json::json!(["generation", "music"]));
+
+    // Every such pair of the table: read when a listing has the word without accents,
+    // else passed over for the near spelling, if any.
+    let own_folding = |want_listed: bool| {
+        translations
+            .pairs()
+            .find(|(w, p)| {
+                let folded = explore::spelling::fold(w);
+                folded != *w
+                    && p.read_as == folded
+                    && listed(&folded) == want_listed
+                    && readable(w)
+                    && !is_stopword(&p.read_as)
+                    && (want_listed || ex.spelling.nearest(w).is_some())
+            })
+            .map(|(w, p)| (w.to_owned(), p.read_as.clone()))
+            .expect("such a pair")
+    };
+    let (word, read_as) = own_folding(true);
+    let q = &asked.ask(&word)["meta"]["query"];
+    assert_eq!(q["ranked_words"], serde_json::json!([read_as]), "{word}");
+    let (word, read_as) = own_folding(false);
+    let near = ex.spelling.nearest(&word).unwrap();
+    let q = &asked.ask(&word)["meta"]["query"];
+    assert_eq!(q["near_spellings"], serde_json::json!([{"word": word, "read_as": near}]), "{word}");
+    assert_eq!(q["translations"], serde_json::json!([]), "{word} is not read as {read_as}");
+}
+
+#[test]
 fn a_paraphrase_finds_what_the_method_cannot() {
     let index = december();
     let method = Method::embedded();

@@ -19,14 +19,23 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dict", required=True)
     parser.add_argument("--stopwords", required=True)
-    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--documents", required=True)
+    parser.add_argument("--min-documents", type=int, required=True)
     parser.add_argument("--package", required=True)
     args = parser.parse_args()
     languages = sorted(set(stop_words.AVAILABLE_LANGUAGES) - LEFT_OUT - {"english"})
+    # The wheel's English list is not used as English: beside English words it holds
+    # "de", "que", "si" and two-letter country codes (content/explore.md#function-words).
     english = {w for w in lines(args.dict) if w and w == w.lower()}
     english |= {w for w in lines(args.stopwords) if w and not w.startswith("#")}
-    english |= {w.lower() for w in stop_words.get_stop_words("english")}
-    listed = set(lines(args.corpus))
+    # A word the listings use, in at least --min-documents documents of the stored
+    # snapshots ("ai", "com", "io", "og"), stays a word; one that only a listing or two
+    # written in another language contain ("de", "un") is still a function word.
+    listed = set()
+    for line in lines(args.documents):
+        word, documents = line.split("\t")
+        if int(documents) >= args.min_documents:
+            listed.add(word)
     words = set()
     for language in languages:
         for w in stop_words.get_stop_words(language):

@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.9.0";
+pub const EXPLORE_VERSION: &str = "2.10.0";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;
@@ -127,8 +127,12 @@ impl Explore {
             let listed = |f: &str| self.bm25.postings.contains_key(f);
             // Since 2.6.0 a pair rescued by CSLS is a guess: a word one edit from a listing
             // word ("sentimento", "sentiment") is read as that word instead.
+            // Since 2.10.0 a pair that reads a word as itself without accents, which no
+            // listing has ("música → musica"), reads nothing: the word is sought as a near
+            // spelling ("music") instead.
             let english = translations
                 .pair(w)
+                .filter(|pair| pair.read_as != folded || listed(&folded))
                 .or_else(|| (accented && !listed(&folded)).then(|| translations.pair(&folded)).flatten())
                 .filter(|pair| !(pair.rescued && self.spelling.nearest(w).is_some()))
                 .map(|pair| pair.read_as.as_str());

@@ -101,7 +101,7 @@ pub const FOLD: &[(char, &str)] = &[
 ];
 
 /// `word` with accents folded ([`FOLD`]).
-pub(crate) fn fold(word: &str) -> String {
+pub fn fold(word: &str) -> String {
     let mut out = String::with_capacity(word.len());
     for c in word.chars() {
         match FOLD.iter().find(|(f, _)| *f == c) {
