@@ -190,11 +190,15 @@ def main():
     # Every word of the vector table with a letter: a translation into a word no listing
     # contains still has a vector, and one into a stopword lets the word be dropped.
     targets = sorted((w for w in vector_words if any(c.isalpha() for c in w) and len(w) >= 2), key=lambda w: w.encode())
-    documents = {}
+    # Read once: the counts, and the digest the provenance names.
+    documents, documents_sha256 = {}, None
     if args.documents:
-        with open(args.documents, encoding="utf-8") as f:
-            for line in f:
-                word, n = line.rstrip("\n").split("\t")
+        with open(args.documents, "rb") as f:
+            raw = f.read()
+        documents_sha256 = hashlib.sha256(raw).hexdigest()
+        for line in raw.decode("utf-8").split("\n"):
+            if line:
+                word, n = line.split("\t")
                 documents[word] = int(n)
     # How many listing documents contain each target (0 for a word of the model's own
     # vocabulary that no listing uses).
@@ -308,7 +312,7 @@ def main():
                     "since explore 2.5.0, also every piece of the model's vocabulary, opening a word or not, lower-cased and NFC, of letters only, at least 2 code points, written wholly in scripts without spaces (explore's words::UNSPACED_SCRIPTS) and not among the sources above, most probable first")}
                    if args.threshold_unspaced is not None else {}),
                 "targets": "the words of the vector table with a letter and at least 2 characters",
-                **({"documents": f"corpus-documents.tsv, sha256 {hashlib.sha256(open(args.documents, 'rb').read()).hexdigest()}"} if args.documents else {}),
+                **({"documents": f"corpus-documents.tsv, sha256 {documents_sha256}"} if args.documents else {}),
                 "rule": rule(args),
                 "counts": {"sources": len(src) - len(extra), **({"unspaced_sources": len(extra)} if extra else {}), "targets": len(targets), "pairs": len(pairs), **({"rescued_by_csls": rescued} if args.rescue_csls is not None else {}), **({"kept_as_listing_words": listed} if args.listing_floor is not None else {})},
                 "translations_sha256": digest,
