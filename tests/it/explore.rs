@@ -397,17 +397,31 @@ fn the_golden_set_is_well_formed() {
     }
     assert_eq!(
         classes.keys().copied().collect::<Vec<_>>(),
-        ["api-name", "constrained", "exact-term", "format", "language-typo", "multilingual", "paraphrase"]
+        [
+            "api-name",
+            "constrained",
+            "exact-term",
+            "format",
+            "held-out-agent",
+            "held-out-exact-term",
+            "held-out-language-typo",
+            "held-out-paraphrase",
+            "language-typo",
+            "multilingual",
+            "paraphrase"
+        ]
     );
-    assert!(classes.values().all(|&n| n >= 15), "{classes:?}");
-    // The multilingual class is read from its own file, beside golden.json's six.
+    assert!(classes.iter().all(|(c, &n)| n >= 15 || c.starts_with("held-out-")), "{classes:?}");
+    // The multilingual class and the four held-out ones are read from their own files,
+    // beside golden.json's six.
     assert_eq!(classes["multilingual"], 66);
+    assert!(classes.iter().filter(|(c, _)| c.starts_with("held-out-")).all(|(_, &n)| n == 10), "{classes:?}");
+    assert!(golden.queries.iter().any(|q| q.id == "h26" && q.query.starts_with("domeinnaamregistratie")));
     assert!(golden.queries.iter().any(|q| q.id == "m58" && q.query == "Zufallspasswortgenerator"));
     assert!(golden.queries.iter().any(|q| q.query == "current conditions outdoors"));
     // A label in both lists would be ambiguous: the file format cannot express it, and
     // the loader rejects a file that tries (answers win, so check the raw file).
-    let raws: Vec<Value> =
-        [eval::GOLDEN, eval::MULTILINGUAL].iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+    let raws: Vec<Value> = eval::FILES.iter().map(|f| serde_json::from_str(f.text).unwrap()).collect();
     for q in raws.iter().flat_map(|raw| raw["queries"].as_array().unwrap()) {
         let answers: HashSet<&str> = q["answers"].as_array().unwrap().iter().map(|u| u.as_str().unwrap()).collect();
         assert!(q["partly_answers"].as_array().unwrap().iter().all(|u| !answers.contains(u.as_str().unwrap())));

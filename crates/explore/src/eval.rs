@@ -16,6 +16,7 @@ use super::{Explore, LIST_DEPTH};
 use catalogue::Error;
 use method::answer::answer;
 use method::index::Index;
+use method::names;
 use method::query::Filters;
 use method::Method;
 
@@ -23,10 +24,42 @@ pub static GOLDEN: &str = include_str!("../../../content/explore/golden/golden.j
 /// The `multilingual` class (explore 3, issue 34), written blind in its own file and
 /// judged beside golden.json's classes (RULES.md, "The multilingual class").
 pub static MULTILINGUAL: &str = include_str!("../../../content/explore/golden/multilingual.json");
+/// The held-out classes (issue 34): written blind after explore 2.10.0 and never tuned
+/// on (RULES.md, "The held-out classes").
+pub static HELDOUT: &str = include_str!("../../../content/explore/golden/heldout.json");
 pub static BASELINE: &str = include_str!("../../../content/explore/golden/baseline.json");
-pub(crate) const GOLDEN_PATH: &str = "content/explore/golden/golden.json";
-pub(crate) const MULTILINGUAL_PATH: &str = "content/explore/golden/multilingual.json";
 pub const BASELINE_PATH: &str = "content/explore/golden/baseline.json";
+
+/// One file of labelled queries: where it is kept, where it is published (in explore's
+/// method page's folder), what the site calls it, and its text.
+pub struct GoldenFile {
+    pub path: &'static str,
+    pub published: &'static str,
+    pub title: &'static str,
+    pub text: &'static str,
+}
+
+/// Every file of the golden set, in the order their queries are judged and listed.
+pub static FILES: [GoldenFile; 3] = [
+    GoldenFile {
+        path: "content/explore/golden/golden.json",
+        published: names::GOLDEN_SET_FILE,
+        title: "Queries and labels (golden.json)",
+        text: GOLDEN,
+    },
+    GoldenFile {
+        path: "content/explore/golden/multilingual.json",
+        published: names::GOLDEN_MULTILINGUAL_FILE,
+        title: "The multilingual class's queries and labels (multilingual.json)",
+        text: MULTILINGUAL,
+    },
+    GoldenFile {
+        path: "content/explore/golden/heldout.json",
+        published: names::GOLDEN_HELDOUT_FILE,
+        title: "The held-out classes' queries and labels (heldout.json)",
+        text: HELDOUT,
+    },
+];
 
 /// Results judged per query.
 pub(crate) const CUTOFF: usize = 10;
@@ -60,7 +93,7 @@ struct GoldenQueryFile {
     query: String,
     #[serde(default)]
     note: String,
-    /// The multilingual class records the query's language and kind of difficulty;
+    /// The multilingual and held-out classes record the query's language and kind;
     /// they are read, not used by any measure.
     #[serde(default)]
     #[allow(dead_code)]
@@ -68,6 +101,10 @@ struct GoldenQueryFile {
     #[serde(default)]
     #[allow(dead_code)]
     kind: Option<String>,
+    /// The held-out `agent` queries restate the constraints their labels apply.
+    #[serde(default)]
+    #[allow(dead_code)]
+    constraints: Option<String>,
     answers: Vec<String>,
     partly_answers: Vec<String>,
 }
@@ -81,17 +118,28 @@ impl From<GoldenQueryFile> for GoldenQuery {
 }
 
 impl GoldenSet {
-    /// golden.json's queries, then the multilingual class's: one set, judged together.
+    /// Every file's queries, in the order of [`FILES`]: one set, judged together.
     pub fn embedded() -> Result<GoldenSet, Error> {
-        GoldenSet::parse_files(&[(GOLDEN_PATH, GOLDEN), (MULTILINGUAL_PATH, MULTILINGUAL)])
+        let files: Vec<(&str, &str)> = FILES.iter().map(|f| (f.path, f.text)).collect();
+        GoldenSet::parse_files(&files)
     }
 
     /// Several files of queries on one snapshot, in order; ids are unique across them.
+    /// An error names the file that holds the fault.
     pub(crate) fn parse_files(files: &[(&str, &str)]) -> Result<GoldenSet, Error> {
         let mut set: Option<GoldenSet> = None;
+        let mut ids = std::collections::HashSet::new();
         for (path, text) in files {
             let part: GoldenSet =
                 serde_json::from_str(text).map_err(|e| Error::content(path, e.line(), &e.to_string()))?;
+            for q in &part.queries {
+                if q.relevant.is_empty() {
+                    return Err(Error::content(path, 0, &format!("{}: lists no resource", q.id)));
+                }
+                if !ids.insert(q.id.clone()) {
+                    return Err(Error::content(path, 0, &format!("{}: the id is used twice", q.id)));
+                }
+            }
             match &mut set {
                 None => set = Some(part),
                 Some(set) if set.snapshot == part.snapshot => set.queries.extend(part.queries),
@@ -101,17 +149,7 @@ impl GoldenSet {
                 }
             }
         }
-        let set = set.ok_or_else(|| Error::content(GOLDEN_PATH, 0, "no golden file"))?;
-        let mut ids = std::collections::HashSet::new();
-        for q in &set.queries {
-            if q.relevant.is_empty() {
-                return Err(Error::content(GOLDEN_PATH, 0, &format!("{}: lists no resource", q.id)));
-            }
-            if !ids.insert(q.id.as_str()) {
-                return Err(Error::content(GOLDEN_PATH, 0, &format!("{}: the id is used twice", q.id)));
-            }
-        }
-        Ok(set)
+        set.ok_or_else(|| Error::content(FILES[0].path, 0, "no golden file"))
     }
 
     /// The snapshot the set was labelled on, in `snapshots_dir`: its figures mean nothing
@@ -217,7 +255,8 @@ pub fn evaluate_with(
         index.entries.iter().enumerate().map(|(i, e)| (e.resource.url.as_str(), i)).collect();
     for q in &set.queries {
         if let Some(url) = q.relevant.keys().find(|u| !position.contains_key(u.as_str())) {
-            return Err(Error::content(GOLDEN_PATH, 0, &format!("{}: {url} is not in the ranked index", q.id)));
+            let why = format!("{}: {url} is not in the ranked index", q.id);
+            return Err(Error::content("content/explore/golden/", 0, &why));
         }
     }
     let url = |id: u32| index.entries[id as usize].resource.url.as_str();
@@ -429,6 +468,23 @@ mod tests {
         // An unlabelled first result pushes both down one place.
         let pushed = (3.0 / 3f64.log2() + 1.0 / 2.0) / (3.0 + 1.0 / 3f64.log2());
         assert!((ndcg(&["x", "a", "b"], &rel) - pushed).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_fault_in_a_golden_file_names_that_file() {
+        let query = |id: &str, answers: &str| {
+            format!(r#"{{"id": "{id}", "class": "c", "query": "q", "answers": [{answers}], "partly_answers": []}}"#)
+        };
+        let file = |queries: &[String]| format!(r#"{{"snapshot": "2025-12-31", "queries": [{}]}}"#, queries.join(","));
+        let first = file(&[query("a1", r#""https://a.example/""#)]);
+        let twice = file(&[query("a1", r#""https://b.example/""#)]);
+        let empty = file(&[query("b1", "")]);
+        let set = GoldenSet::parse_files(&[("one.json", &first), ("two.json", &file(&[query("b1", r#""u""#)]))]);
+        assert_eq!(set.unwrap().queries.len(), 2);
+        for (second, why) in [(&twice, "a1: the id is used twice"), (&empty, "b1: lists no resource")] {
+            let err = GoldenSet::parse_files(&[("one.json", &first), ("two.json", second)]).unwrap_err().to_string();
+            assert!(err.contains("two.json") && err.contains(why), "{err}");
+        }
     }
 
     #[test]

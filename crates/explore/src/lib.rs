@@ -33,7 +33,7 @@ use vectors::VectorTable;
 /// Covers the document, both retrievers, the fusion and the re-rank, and the vector
 /// table. Versioned like the method: minor at least for anything that can move a
 /// position.
-pub const EXPLORE_VERSION: &str = "2.10.0";
+pub const EXPLORE_VERSION: &str = "2.10.1";
 
 /// How deep each retriever's list goes before fusion.
 pub const LIST_DEPTH: usize = 100;

@@ -238,6 +238,8 @@ pub const GOLDEN_RULES_FILE: &str = "golden/RULES.md";
 pub const GOLDEN_SET_FILE: &str = "golden/golden.json";
 /// The multilingual class's queries and labels (explore 3), beside golden.json.
 pub const GOLDEN_MULTILINGUAL_FILE: &str = "golden/multilingual.json";
+/// The held-out classes' queries and labels (issue 34), beside golden.json.
+pub const GOLDEN_HELDOUT_FILE: &str = "golden/heldout.json";
 
 /// A site-wide address (`/…/`) as a folder relative to the site's root.
 pub fn root_dir(address: &str) -> &str {

@@ -47,8 +47,8 @@ pub(crate) struct EvaluationPage<'a> {
     pub(crate) lists: usize,
     pub(crate) overlap: String,
     pub(crate) rules: String,
-    pub(crate) golden: String,
-    pub(crate) multilingual: String,
+    /// Each file of queries and labels: its name and address.
+    pub(crate) files: Vec<(String, String)>,
     pub(crate) json: String,
 }
 
@@ -99,8 +99,13 @@ pub(crate) fn evaluation_page<'a>(c: &'a Chrome, measured: &Measured) -> Evaluat
         lists: measured.lists,
         overlap: fixed(e.ivf_overlap10),
         rules: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_RULES_FILE),
-        golden: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_SET_FILE),
-        multilingual: format!("{}{}", names::explore_method_page(EXPLORE_VERSION), names::GOLDEN_MULTILINGUAL_FILE),
+        files: eval::FILES
+            .iter()
+            .map(|f| {
+                let name = f.published.rsplit('/').next().unwrap_or(f.published).to_owned();
+                (name, format!("{}{}", names::explore_method_page(EXPLORE_VERSION), f.published))
+            })
+            .collect(),
         json: names::in_snapshot(&c.date, &names::EXPLORE_EVALUATION.file(&[])),
     }
 }

@@ -212,15 +212,13 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
             format!("{}{}", names::root_dir(&explore_page), names::GOLDEN_DIR),
             "Explore's golden set".to_owned(),
             "The hand-labelled queries explore is measured on, and how they were labelled.".to_owned(),
-            vec![
-                item("Labelling rules (RULES.md)", format!("{explore_page}{}", names::GOLDEN_RULES_FILE), None),
-                item("Queries and labels (golden.json)", format!("{explore_page}{}", names::GOLDEN_SET_FILE), None),
-                item(
-                    "The multilingual class's queries and labels (multilingual.json)",
-                    format!("{explore_page}{}", names::GOLDEN_MULTILINGUAL_FILE),
-                    None,
-                ),
-            ],
+            std::iter::once(item(
+                "Labelling rules (RULES.md)",
+                format!("{explore_page}{}", names::GOLDEN_RULES_FILE),
+                None,
+            ))
+            .chain(eval::FILES.iter().map(|f| item(f.title, format!("{explore_page}{}", f.published), None)))
+            .collect(),
         ),
         (
             names::SCHEMA_DIR.to_owned(),
@@ -273,8 +271,10 @@ fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
     let explore_dir = names::root_dir(&explore_dir);
     output.write(&names::page_file(explore_dir), &html(&markdown::explore_method_page(chrome))?)?;
     output.write(&format!("{explore_dir}{}", names::GOLDEN_RULES_FILE), GOLDEN_RULES.as_bytes())?;
-    output.write(&format!("{explore_dir}{}", names::GOLDEN_SET_FILE), eval::GOLDEN.as_bytes())?;
-    output.write(&format!("{explore_dir}{}", names::GOLDEN_MULTILINGUAL_FILE), eval::MULTILINGUAL.as_bytes())
+    for file in &eval::FILES {
+        output.write(&format!("{explore_dir}{}", file.published), file.text.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// The sitemap index (naming every date's sitemaps), the site-wide sitemap,
