@@ -925,6 +925,49 @@ fn holds(value: &Value, example: &Value, complete: bool, at: &str, pending: &[&s
 /// docs/static-api.md is on it with its contents entry; its links land; and its
 /// examples (each marked `<!-- example: FILE [complete | #N] -->`) are the built files.
 #[test]
+fn every_earlier_version_s_address_says_what_replaced_it() {
+    let out = build_real("superseded");
+    let page = |address: &str| fs::read_to_string(out.join(names::root_dir(address)).join("index.html"));
+    let method_now = names::method_page();
+    let explore_now = names::explore_method_page(explore::EXPLORE_VERSION);
+    let api_now = names::static_api_page(shards::API_VERSION);
+    // Versions the histories name (content/method.md and content/explore.md), and layouts.
+    for (earlier, current) in [
+        ("/method/1.0.0/", &method_now),
+        ("/method/1.4.0/", &method_now),
+        ("/explore/1.0.0/", &explore_now),
+        ("/explore/2.3.1/", &explore_now),
+        ("/explore/2.10.0/", &explore_now),
+        ("/static-api/1/", &api_now),
+        ("/static-api/4/", &api_now),
+    ] {
+        let text = page(earlier).unwrap_or_else(|e| panic!("{earlier}: {e}"));
+        assert!(text.contains("<h1>Superseded: "), "{earlier}");
+        assert!(text.contains(&format!("href=\"{current}\"")), "{earlier} links to {current}");
+        assert!(text.contains(&format!("href=\"{current}#versions\"")), "{earlier}");
+        // The page under the current version is the text itself, with the anchor linked.
+        let now = page(current).unwrap();
+        assert!(!now.contains("Superseded") && now.contains("id=\"versions\""), "{current}");
+    }
+    // No page for a version no history names, nor for the one after the current.
+    for never in ["/method/0.9.0/", "/explore/2.10.9/", "/explore/3.0.0/"] {
+        assert!(page(never).is_err(), "{never}");
+    }
+    let api_next = names::static_api_page(shards::API_VERSION + 1);
+    assert!(page(&api_next).is_err(), "{api_next}");
+    // The folder pages list every version, the current one first.
+    let explore_folder = page("/explore/").unwrap();
+    let first = explore_folder.find(&format!("href=\"{explore_now}\"")).unwrap();
+    assert!(first < explore_folder.find("href=\"/explore/2.10.0/\"").unwrap());
+    assert!(explore_folder.contains("href=\"/explore/1.0.0/\""));
+    let method_folder = page("/method/").unwrap();
+    assert!(
+        method_folder.contains("href=\"/method/1.3.1/\"") && method_folder.contains(&format!("href=\"{method_now}\""))
+    );
+    assert!(page("/static-api/").unwrap().contains("href=\"/static-api/2/\""));
+}
+
+#[test]
 fn the_static_api_page_is_published_linked_and_its_examples_are_real() {
     let out = build_real("static-api");
     let base = Method::embedded().site.base_url.clone();

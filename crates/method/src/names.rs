@@ -205,9 +205,16 @@ pub fn record_block_file(block: usize) -> String {
 pub const METHOD_FOLDER: &str = "/method/";
 pub const EXPLORE_FOLDER: &str = "/explore/";
 
+/// A page published once per version (`/method/1.4.1/`), in one of METHOD_FOLDER,
+/// STATIC_API_FOLDER or EXPLORE_FOLDER: the current version's text, or at an earlier
+/// version's address a page saying what replaced it.
+pub fn versioned_page(folder: &str, version: &str) -> String {
+    format!("{folder}{version}/")
+}
+
 /// The method's page outside any snapshot, one per method version.
 pub fn method_page() -> String {
-    format!("{METHOD_FOLDER}{DISCOVERY_METHOD_VERSION}/")
+    versioned_page(METHOD_FOLDER, DISCOVERY_METHOD_VERSION)
 }
 
 /// The folder of the static JSON API's format pages, one per API layout.
@@ -216,13 +223,13 @@ pub const STATIC_API_FOLDER: &str = "/static-api/";
 /// The static JSON API's format page outside any snapshot (docs/static-api.md), one per
 /// API layout (`site::api::method::API_VERSION`, passed in: the layout is the site's).
 pub fn static_api_page(api_version: u32) -> String {
-    format!("{STATIC_API_FOLDER}{api_version}/")
+    versioned_page(STATIC_API_FOLDER, &api_version.to_string())
 }
 
 /// Explore's method page outside any snapshot, one per explore version (explore sits
 /// above the method, so it names its version: `explore::EXPLORE_VERSION`).
 pub fn explore_method_page(explore_version: &str) -> String {
-    format!("{EXPLORE_FOLDER}{explore_version}/")
+    versioned_page(EXPLORE_FOLDER, explore_version)
 }
 
 /// The absolute address of a site address (`/…`), for answers read off the site.

@@ -112,6 +112,32 @@ fn with_contents(html: &str, lead: &str) -> String {
     }
 }
 
+/// The versions a page's history names, as written: the first cell of each table row
+/// under its `## Versions` heading that is a version number (`| 1.2.0 | … |`).
+fn versions_listed(md: &str) -> Vec<&str> {
+    let is_version = |cell: &str| {
+        let parts: Vec<&str> = cell.split('.').collect();
+        parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    md.lines()
+        .skip_while(|line| !line.starts_with("## Versions"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("## "))
+        .filter_map(|line| line.strip_prefix('|')?.split('|').next().map(str::trim))
+        .filter(|cell| is_version(cell))
+        .collect()
+}
+
+/// The method's versions before the current one, newest first (content/method.md#versions).
+pub(crate) fn superseded_method_versions() -> Vec<&'static str> {
+    versions_listed(METHOD_MD).into_iter().filter(|v| *v != DISCOVERY_METHOD_VERSION).collect()
+}
+
+/// Explore's versions before the current one, newest first (content/explore.md#versions).
+pub(crate) fn superseded_explore_versions() -> Vec<&'static str> {
+    versions_listed(EXPLORE_MD).into_iter().filter(|v| *v != EXPLORE_VERSION).collect()
+}
+
 /// The date of `version`'s row in the version history table of content/method.md
 /// (`| 1.2.0 | 2026-12-01 | … |`).
 pub(crate) fn published_date<'a>(md: &'a str, version: &str) -> Option<&'a str> {
@@ -172,6 +198,24 @@ pub(crate) fn explore_method_page(c: &Chrome) -> ExploreMethodPage<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_versions_are_read_from_the_history_under_the_versions_heading_only() {
+        let md = "# T\n| 9.9.9 | before |\n## Versions {#versions}\n| Version | What |\n|---|---|\n\
+                  | 1.1.0 | second |\n| 1.0.0 | first |\n| 1.0 | not a version |\n## Next\n| 2.0.0 | a figure |\n";
+        assert_eq!(versions_listed(md), ["1.1.0", "1.0.0"]);
+        // Every history lists the current version and the first one.
+        for (md, current, first) in
+            [(METHOD_MD, DISCOVERY_METHOD_VERSION, "1.0.0"), (EXPLORE_MD, EXPLORE_VERSION, "1.0.0")]
+        {
+            let listed = versions_listed(md);
+            assert_eq!(listed.first(), Some(&current), "the newest row is the current version");
+            assert_eq!(listed.last(), Some(&first));
+            assert_eq!(listed.iter().collect::<std::collections::BTreeSet<_>>().len(), listed.len(), "a version twice");
+        }
+        assert!(superseded_explore_versions().contains(&"2.10.0"));
+        assert!(!superseded_method_versions().contains(&DISCOVERY_METHOD_VERSION));
+    }
 
     #[test]
     fn the_current_method_version_has_a_dated_line_in_the_history() {

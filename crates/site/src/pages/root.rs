@@ -177,36 +177,36 @@ fn examples(output: &Output, default: &str) -> Result<Vec<(String, String)>, Err
     Ok(found)
 }
 
+/// An entry of a folder page that links somewhere.
+fn item(label: &str, href: String, note: Option<String>) -> FolderItem {
+    FolderItem { label: label.to_owned(), href: Some(href), note }
+}
+
 /// Index pages for the root's folders (`method/`, `explore/`, its golden set's folder,
 /// `schema/`) and the site's 404 page, which Netlify and `x402dir serve` send for any
 /// missing path: it offers the default snapshot's search and every snapshot.
 fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], default: &str) -> Result<(), Error> {
-    let item = |label: &str, href: String, note: Option<String>| FolderItem {
-        label: label.to_owned(),
-        href: Some(href),
-        note,
-    };
     let method_page = names::method_page();
     let explore_page = names::explore_method_page(EXPLORE_VERSION);
-    let static_api_page = names::static_api_page(API_VERSION);
+    let [method_versions, api_layouts, explore_versions] = Versioned::all();
     let folders = [
         (
             names::root_dir(names::METHOD_FOLDER).to_owned(),
             "The directory method".to_owned(),
             "The one rule every answer follows, published under each version.".to_owned(),
-            vec![item(&format!("Version {DISCOVERY_METHOD_VERSION} (current)"), method_page.clone(), None)],
+            method_versions.items("Version"),
         ),
         (
             names::root_dir(names::STATIC_API_FOLDER).to_owned(),
             "The static JSON API".to_owned(),
             "The format of each snapshot's JSON files, for programs, published under each layout.".to_owned(),
-            vec![item(&format!("Layout {API_VERSION} (current)"), static_api_page.clone(), None)],
+            api_layouts.items("Layout"),
         ),
         (
             names::root_dir(names::EXPLORE_FOLDER).to_owned(),
             "Explore".to_owned(),
             "A separately versioned ranking for needs put in other words; never the directory's answer.".to_owned(),
-            vec![item(&format!("Version {EXPLORE_VERSION} (current)"), explore_page.clone(), None)],
+            explore_versions.items("Version"),
         ),
         (
             format!("{}{}", names::root_dir(&explore_page), names::GOLDEN_DIR),
@@ -273,6 +273,96 @@ fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
     output.write(&format!("{explore_dir}{}", names::GOLDEN_RULES_FILE), GOLDEN_RULES.as_bytes())?;
     for file in &eval::FILES {
         output.write(&format!("{explore_dir}{}", file.published), file.text.as_bytes())?;
+    }
+    write_superseded_pages(output, chrome)
+}
+
+/// A page published under its version (the method, the static API's format, explore):
+/// its address for each version, the current one and those it replaced.
+struct Versioned {
+    folder: &'static str,
+    /// What a version is called in a sentence: "method 1.4.1", "layout 5 of the static JSON API".
+    title: fn(&str) -> String,
+    current: String,
+    /// Newest first, as the page's own version history lists them.
+    earlier: Vec<String>,
+    /// Where an answer or file says which version made it.
+    field: &'static str,
+    /// What the current page says of the versions before it.
+    history: &'static str,
+}
+
+impl Versioned {
+    fn all() -> [Versioned; 3] {
+        let owned = |versions: Vec<&str>| versions.into_iter().map(str::to_owned).collect();
+        [
+            Versioned {
+                folder: names::METHOD_FOLDER,
+                title: |v| format!("method {v}"),
+                current: DISCOVERY_METHOD_VERSION.to_owned(),
+                earlier: owned(markdown::superseded_method_versions()),
+                field: "meta.method.version",
+                history: "The current page's version history says what each version changed, and when.",
+            },
+            Versioned {
+                folder: names::STATIC_API_FOLDER,
+                title: |v| format!("layout {v} of the static JSON API"),
+                current: API_VERSION.to_string(),
+                earlier: (1..API_VERSION).rev().map(|n| n.to_string()).collect(),
+                field: "api_version, in each manifest",
+                history:
+                    "The current page's section on versions says how a client tells layouts and method versions apart.",
+            },
+            Versioned {
+                folder: names::EXPLORE_FOLDER,
+                title: |v| format!("explore {v}"),
+                current: EXPLORE_VERSION.to_owned(),
+                earlier: owned(markdown::superseded_explore_versions()),
+                field: "meta.explore.version",
+                history: "The current page's version history says what each version changed.",
+            },
+        ]
+    }
+
+    fn page(&self, version: &str) -> String {
+        names::versioned_page(self.folder, version)
+    }
+
+    /// The folder page's entries: the current version, then each it replaced.
+    fn items(&self, label: &str) -> Vec<FolderItem> {
+        std::iter::once(item(&format!("{label} {} (current)", self.current), self.page(&self.current), None))
+            .chain(self.earlier.iter().map(|v| item(&format!("{label} {v}"), self.page(v), Some("superseded".into()))))
+            .collect()
+    }
+}
+
+/// A page at each earlier version's address, so that a link an older answer carries
+/// (`meta.method.url`, `meta.explore.url`) or a reviewer cited says what replaced it
+/// rather than "not found". Only the current text is published; earlier texts live in the
+/// repository's history.
+fn write_superseded_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
+    for kind in Versioned::all() {
+        let current = (kind.title)(&kind.current);
+        let current_page = kind.page(&kind.current);
+        for version in &kind.earlier {
+            let this = (kind.title)(version);
+            let page = FolderPage {
+                c: chrome,
+                heading: format!("Superseded: {this}"),
+                intro: format!(
+                    "This address named {this}, which {current} has replaced. Every answer and file says which \
+                     version made it ({}), and answers are comparable only under the same version. Only the \
+                     current text is published; earlier texts are kept in the project's repository. {}",
+                    kind.field, kind.history
+                ),
+                items: vec![
+                    item(&format!("The current text: {current}"), current_page.clone(), None),
+                    item("Versions", format!("{current_page}#versions"), None),
+                ],
+                not_found: false,
+            };
+            output.write(&names::page_file(names::root_dir(&kind.page(version))), &html(&page)?)?;
+        }
     }
     Ok(())
 }
