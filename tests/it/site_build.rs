@@ -920,10 +920,6 @@ fn holds(value: &Value, example: &Value, complete: bool, at: &str, pending: &[&s
     }
 }
 
-/// Issue 18: the static API's format is a page of the site at its layout's address,
-/// linked from llms.txt, the method page and every manifest; every section heading of
-/// docs/static-api.md is on it with its contents entry; its links land; and its
-/// examples (each marked `<!-- example: FILE [complete | #N] -->`) are the built files.
 #[test]
 fn every_earlier_version_s_address_says_what_replaced_it() {
     let out = build_real("superseded");
@@ -967,6 +963,10 @@ fn every_earlier_version_s_address_says_what_replaced_it() {
     assert!(page("/static-api/").unwrap().contains("href=\"/static-api/2/\""));
 }
 
+/// Issue 18: the static API's format is a page of the site at its layout's address,
+/// linked from llms.txt, the method page and every manifest; every section heading of
+/// docs/static-api.md is on it with its contents entry; its links land; and its
+/// examples (each marked `<!-- example: FILE [complete | #N] -->`) are the built files.
 #[test]
 fn the_static_api_page_is_published_linked_and_its_examples_are_real() {
     let out = build_real("static-api");

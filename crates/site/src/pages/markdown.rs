@@ -123,9 +123,15 @@ fn versions_listed(md: &str) -> Vec<&str> {
         .skip_while(|line| !line.starts_with("## Versions"))
         .skip(1)
         .take_while(|line| !line.starts_with("## "))
-        .filter_map(|line| line.strip_prefix('|')?.split('|').next().map(str::trim))
+        .filter_map(|line| cells(line)?.next())
         .filter(|cell| is_version(cell))
         .collect()
+}
+
+/// A markdown table row's cells, trimmed (`| 1.2.0 | 2026-12-01 | … |`); `None` for a
+/// line that is no row.
+fn cells(line: &str) -> Option<impl Iterator<Item = &str>> {
+    Some(line.strip_prefix('|')?.split('|').map(str::trim))
 }
 
 /// The method's versions before the current one, newest first (content/method.md#versions).
@@ -142,7 +148,7 @@ pub(crate) fn superseded_explore_versions() -> Vec<&'static str> {
 /// (`| 1.2.0 | 2026-12-01 | … |`).
 pub(crate) fn published_date<'a>(md: &'a str, version: &str) -> Option<&'a str> {
     md.lines().find_map(|line| {
-        let mut cells = line.strip_prefix('|')?.split('|').map(str::trim);
+        let mut cells = cells(line)?;
         (cells.next()? == version).then_some(())?;
         cells.next().filter(|d| catalogue::snapshot::parse_date(d).is_ok())
     })

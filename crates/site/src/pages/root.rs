@@ -78,11 +78,13 @@ pub fn write_root(output: &Output, method: &Method) -> Result<(), Error> {
     // The root pages borrow the default snapshot's stylesheet.
     let chrome = Chrome::outside(&default);
     write_date_list(output, &chrome, &dates, &default)?;
-    write_method_pages(output, &chrome)?;
+    // Each versioned page's versions, read once from the histories for both uses.
+    let versioned = Versioned::all();
+    write_method_pages(output, &chrome, &versioned)?;
     for (name, text) in SCHEMAS {
         output.write(&format!("{}{name}", names::SCHEMA_DIR), text.as_bytes())?;
     }
-    write_folder_pages(output, &chrome, &dates, &default)?;
+    write_folder_pages(output, &chrome, &versioned, &dates, &default)?;
     // `/latest` moves to the default's home; every address under `/latest/` is read from
     // the default's folder, so a link made there keeps working once the date moves on.
     let (latest, latest_home) = (names::LATEST, names::in_snapshot(&default, names::HOME_DIR));
@@ -185,10 +187,16 @@ fn item(label: &str, href: String, note: Option<String>) -> FolderItem {
 /// Index pages for the root's folders (`method/`, `explore/`, its golden set's folder,
 /// `schema/`) and the site's 404 page, which Netlify and `x402dir serve` send for any
 /// missing path: it offers the default snapshot's search and every snapshot.
-fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], default: &str) -> Result<(), Error> {
+fn write_folder_pages(
+    output: &Output,
+    chrome: &Chrome,
+    versioned: &[Versioned; 3],
+    dates: &[DateLink],
+    default: &str,
+) -> Result<(), Error> {
     let method_page = names::method_page();
     let explore_page = names::explore_method_page(EXPLORE_VERSION);
-    let [method_versions, api_layouts, explore_versions] = Versioned::all();
+    let [method_versions, api_layouts, explore_versions] = versioned;
     let folders = [
         (
             names::root_dir(names::METHOD_FOLDER).to_owned(),
@@ -261,7 +269,7 @@ fn write_folder_pages(output: &Output, chrome: &Chrome, dates: &[DateLink], defa
 
 /// The method's page, the static API's format page and explore's page, each under its
 /// version, with the golden set explore's evaluation is measured on.
-fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
+fn write_method_pages(output: &Output, chrome: &Chrome, versioned: &[Versioned]) -> Result<(), Error> {
     let method_dir = names::method_page();
     output.write(&names::page_file(names::root_dir(&method_dir)), &html(&markdown::method_page(chrome))?)?;
     let static_api_dir = names::static_api_page(API_VERSION);
@@ -274,7 +282,7 @@ fn write_method_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
     for file in &eval::FILES {
         output.write(&format!("{explore_dir}{}", file.published), file.text.as_bytes())?;
     }
-    write_superseded_pages(output, chrome)
+    write_superseded_pages(output, chrome, versioned)
 }
 
 /// A page published under its version (the method, the static API's format, explore):
@@ -340,8 +348,8 @@ impl Versioned {
 /// (`meta.method.url`, `meta.explore.url`) or a reviewer cited says what replaced it
 /// rather than "not found". Only the current text is published; earlier texts live in the
 /// repository's history.
-fn write_superseded_pages(output: &Output, chrome: &Chrome) -> Result<(), Error> {
-    for kind in Versioned::all() {
+fn write_superseded_pages(output: &Output, chrome: &Chrome, versioned: &[Versioned]) -> Result<(), Error> {
+    for kind in versioned {
         let current = (kind.title)(&kind.current);
         let current_page = kind.page(&kind.current);
         for version in &kind.earlier {
