@@ -12,14 +12,13 @@ keeps the constraints it restates: a price cap ("max $X"), a network ("network b
 "network solana"), "no test networks", or "cheapest" (the answers at one known price). Exits 1 and prints every failure.
 """
 import collections
-import csv
 import json
 import os
 import re
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-GOLDEN = os.path.join(ROOT, "content", "explore", "golden")
+from labels import GOLDEN, ROOT, label_errors, read_corpus
+
 CLASSES = {
     "held-out-paraphrase": "paraphrase",
     "held-out-exact-term": "exact-term",
@@ -43,10 +42,7 @@ def load_json(name):
 
 
 def main():
-    csv.field_size_limit(sys.maxsize)
-    with open(os.path.join(GOLDEN, "corpus.tsv"), newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    corpus = {r["resource"]: r for r in rows}
+    corpus = read_corpus()
 
     doc = load_json("heldout.json")
     with open(os.path.join(ROOT, "content", "snapshots", f"{doc['snapshot']}.json"), encoding="utf-8") as f:
@@ -85,12 +81,7 @@ def main():
                 errors.append(f"{qid}: empty {key}")
         answers, partly = q.get("answers", []), q.get("partly_answers", [])
         labelled = answers + partly
-        for url, n in collections.Counter(labelled).items():
-            if n > 1:
-                errors.append(f"{qid}: {url} labelled {n} times")
-        errors += [f"{qid}: {url} is not in corpus.tsv" for url in labelled if url not in corpus]
-        if not 1 <= len(set(labelled)) <= 40:
-            errors.append(f"{qid}: lists {len(set(labelled))} resources (must be 1..40)")
+        errors += label_errors(qid, answers, partly, corpus)
         if q.get("kind") != "agent":
             continue
         said = q.get("constraints", "")

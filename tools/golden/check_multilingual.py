@@ -10,24 +10,18 @@ of the form mNN; every query lists 1..40 resources; no URL is in both lists
 Exits 1 and prints every failure if a check fails.
 """
 import collections
-import csv
 import json
 import os
 import re
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-GOLDEN = os.path.join(ROOT, "content", "explore", "golden")
+from labels import GOLDEN, label_errors, read_corpus
+
 KINDS = {"diacritics", "cjk", "compound", "typos", "situation", "inflection", "phrase"}
 
 
 def main():
-    csv.field_size_limit(sys.maxsize)
-    with open(os.path.join(GOLDEN, "corpus.tsv"), newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    header, rows = rows[0], rows[1:]
-    col = header.index("resource")
-    corpus = {r[col] for r in rows}
+    corpus = read_corpus()
 
     with open(os.path.join(GOLDEN, "multilingual.json"), encoding="utf-8") as f:
         doc = json.load(f)
@@ -57,21 +51,7 @@ def main():
         for key in ("language", "query", "note"):
             if not str(q.get(key, "")).strip():
                 errors.append(f"{qid}: empty {key}")
-        answers = q.get("answers", [])
-        partly = q.get("partly_answers", [])
-        for name, lst in (("answers", answers), ("partly_answers", partly)):
-            for url, n in collections.Counter(lst).items():
-                if n > 1:
-                    errors.append(f"{qid}: {url} listed {n} times in {name}")
-            for url in lst:
-                if url not in corpus:
-                    errors.append(f"{qid}: {url} ({name}) is not in corpus.tsv")
-        both = set(answers) & set(partly)
-        for url in sorted(both):
-            errors.append(f"{qid}: {url} is in both answers and partly_answers")
-        total = len(set(answers) | set(partly))
-        if not 1 <= total <= 40:
-            errors.append(f"{qid}: lists {total} resources (must be 1..40)")
+        errors += label_errors(qid, q.get("answers", []), q.get("partly_answers", []), corpus)
 
     langs = collections.Counter(q.get("language") for q in queries)
     kinds = collections.Counter(q.get("kind") for q in queries)
