@@ -428,6 +428,22 @@ fn the_golden_set_is_well_formed() {
     }
 }
 
+/// A label naming a resource the snapshot does not rank is a fault of the file that holds
+/// it, whichever of the golden files that is (it named the golden folder).
+#[test]
+fn a_label_outside_the_index_names_its_golden_file() {
+    let index = december();
+    let golden = GoldenSet::embedded().unwrap();
+    for file in &eval::FILES {
+        let mut set = golden.clone();
+        let q = set.queries.iter_mut().find(|q| q.file == file.path).expect("every file holds queries");
+        q.relevant.insert("https://not-listed.example/".into(), 1);
+        let id = q.id.clone();
+        let err = eval::evaluate(&set, &index, &Method::embedded(), VectorTable::embedded()).unwrap_err().to_string();
+        assert!(err.contains(file.path) && err.contains(&format!("{id}: https://not-listed.example/")), "{err}");
+    }
+}
+
 #[test]
 fn paraphrases_are_out_of_reach_of_the_strict_rule_and_the_baseline_holds() {
     let golden = GoldenSet::embedded().unwrap();

@@ -82,6 +82,8 @@ pub struct GoldenQuery {
     /// Resource URL → gain grade: 2 answers the need, 1 partly answers it.
     pub relevant: BTreeMap<String, u8>,
     pub note: String,
+    /// The golden file that holds it, for an error to name.
+    pub file: String,
 }
 
 /// A query as the file states it: lists of resources, not numbers attached to them.
@@ -113,7 +115,7 @@ impl From<GoldenQueryFile> for GoldenQuery {
     fn from(f: GoldenQueryFile) -> GoldenQuery {
         let mut relevant: BTreeMap<String, u8> = f.partly_answers.into_iter().map(|u| (u, 1)).collect();
         relevant.extend(f.answers.into_iter().map(|u| (u, 2)));
-        GoldenQuery { id: f.id, class: f.class, query: f.query, relevant, note: f.note }
+        GoldenQuery { id: f.id, class: f.class, query: f.query, relevant, note: f.note, file: String::new() }
     }
 }
 
@@ -130,9 +132,10 @@ impl GoldenSet {
         let mut set: Option<GoldenSet> = None;
         let mut ids = std::collections::HashSet::new();
         for (path, text) in files {
-            let part: GoldenSet =
+            let mut part: GoldenSet =
                 serde_json::from_str(text).map_err(|e| Error::content(path, e.line(), &e.to_string()))?;
-            for q in &part.queries {
+            for q in &mut part.queries {
+                q.file = path.to_string();
                 if q.relevant.is_empty() {
                     return Err(Error::content(path, 0, &format!("{}: lists no resource", q.id)));
                 }
@@ -256,7 +259,7 @@ pub fn evaluate_with(
     for q in &set.queries {
         if let Some(url) = q.relevant.keys().find(|u| !position.contains_key(u.as_str())) {
             let why = format!("{}: {url} is not in the ranked index", q.id);
-            return Err(Error::content("content/explore/golden/", 0, &why));
+            return Err(Error::content(&q.file, 0, &why));
         }
     }
     let url = |id: u32| index.entries[id as usize].resource.url.as_str();
