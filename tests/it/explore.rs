@@ -433,13 +433,15 @@ fn the_golden_set_is_well_formed() {
 #[test]
 fn a_label_outside_the_index_names_its_golden_file() {
     let index = december();
+    let table = VectorTable::embedded();
+    let explore = Explore::build(&index, table);
     let golden = GoldenSet::embedded().unwrap();
     for file in &eval::FILES {
         let mut set = golden.clone();
         let q = set.queries.iter_mut().find(|q| q.file == file.path).expect("every file holds queries");
         q.relevant.insert("https://not-listed.example/".into(), 1);
         let id = q.id.clone();
-        let err = eval::evaluate(&set, &index, &Method::embedded(), VectorTable::embedded()).unwrap_err().to_string();
+        let err = eval::evaluate_with(&set, &index, &Method::embedded(), table, &explore).unwrap_err().to_string();
         assert!(err.contains(file.path) && err.contains(&format!("{id}: https://not-listed.example/")), "{err}");
     }
 }
