@@ -3,6 +3,10 @@
 Usage: python3 tests/check_schemas.py PUBLIC_DIR [EXPLORE_ANSWERS_DIR]
 Checks every manifest, every record block and pack, and every single-token answer of every dated
 folder, and every explore envelope (*.json) in EXPLORE_ANSWERS_DIR when given. Exits non-zero, naming the file and the failing path, on the first mismatch.
+
+A pack repeats records of the blocks (a record is in the pack of each of its common words), so
+each distinct record is validated once: validity depends on the value alone, and the same value
+seen again is the same answer. That took the check of the real snapshots from 81 to about 30 s.
 """
 import json
 import pathlib
@@ -24,16 +28,44 @@ def main(public: pathlib.Path, explore: pathlib.Path | None) -> int:
     }
     for v in validators.values():
         Draft202012Validator.check_schema(v.schema)
+    block = schemas["record-block.schema.json"]
+    # The shortcut below is right only while a block is an array of records and nothing more.
+    if block.get("items") != {"$ref": "record.schema.json"} or {"prefixItems", "contains", "unevaluatedItems"} & block.keys():
+        print("record-block.schema.json is no longer an array of record.schema.json: check_schemas.py must change", file=sys.stderr)
+        return 1
+    array = Draft202012Validator({k: v for k, v in block.items() if k not in ("items", "$id")} | {"items": True})
+    record = Draft202012Validator(schemas["record.schema.json"], registry=registry)
+    valid_records = set()
+
+    def block_errors(doc):
+        """Errors of a record block or pack as (path prefix, error): the array, then each record not seen valid."""
+        errors = list(array.iter_errors(doc))
+        if errors:
+            return [([], errors[0])]
+        for i, item in enumerate(doc):
+            key = json.dumps(item, sort_keys=True)
+            if key in valid_records:
+                continue
+            errors = sorted(record.iter_errors(item), key=lambda e: list(e.path))
+            if errors:
+                return [([i], errors[0])]
+            valid_records.add(key)
+        return []
+
     checked = 0
     for day in sorted(p for p in public.iterdir() if re.fullmatch(r"\d{4}-\d{2}-\d{2}", p.name)):
         api = day / "api"
         groups = [("manifest", [api / "manifest.json"]), ("record-block", api.glob("records/*.json")), ("record-block", api.glob("packs/*.json")), ("answer", api.glob("q/*.json"))]
         for kind, files in groups:
             for f in files:
-                errors = sorted(validators[kind].iter_errors(json.loads(f.read_text())), key=lambda e: list(e.path))
+                doc = json.loads(f.read_text())
+                if kind == "record-block":
+                    errors = block_errors(doc)
+                else:
+                    errors = [([], e) for e in sorted(validators[kind].iter_errors(doc), key=lambda e: list(e.path))]
                 if errors:
-                    e = errors[0]
-                    print(f"{f}: {kind} schema: {'/'.join(map(str, e.path))}: {e.message}", file=sys.stderr)
+                    prefix, e = errors[0]
+                    print(f"{f}: {kind} schema: {'/'.join(map(str, prefix + list(e.path)))}: {e.message}", file=sys.stderr)
                     return 1
                 checked += 1
     if explore is not None:
