@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::common::prerequisites::{self, Need};
-use crate::common::{repo_root, temp_dir, Rng, TempDir};
+use crate::common::{repo_root, static_temp_dir, temp_dir, Rng, TempDir};
 use crate::mcp_sdks::{check, run_client_against, Expect, HANDSHAKE, MODERN};
 
 /// The snapshots the two servers' differential answers from: the embedded 2025-12-31 (the
@@ -29,7 +29,7 @@ fn snapshots() -> &'static [PathBuf; 2] {
     static SNAPSHOTS: OnceLock<(TempDir, [PathBuf; 2])> = OnceLock::new();
     &SNAPSHOTS
         .get_or_init(|| {
-            let dir = temp_dir("mcp-npm-snapshots");
+            let dir = static_temp_dir("mcp-npm-snapshots");
             let store =
                 |date: &str| crate::common::real_snapshot(date).write_into(&dir.join("snapshots"), false).unwrap();
             store("2025-12-18");
@@ -59,7 +59,7 @@ impl Drop for Running {
 /// A site built by `x402dir build` from [`snapshots`] (the newest complete one,
 /// 2025-12-31, is its default; 2026-08-20 is partial), once for every test here.
 fn built_site() -> &'static Path {
-    // In a static, never dropped: the next test run removes it (common::temp_dir).
+    // In a static, never dropped: the next test run removes it (common::static_temp_dir).
     static SITE: OnceLock<(TempDir, PathBuf)> = OnceLock::new();
     &SITE.get_or_init(|| build_site("mcp-npm-site", snapshots())).1
 }
@@ -73,7 +73,7 @@ fn repository_site() -> &'static Path {
 }
 
 fn build_site(name: &str, snapshots: &[PathBuf]) -> (TempDir, PathBuf) {
-    let dir = temp_dir(name);
+    let dir = static_temp_dir(name);
     let mut build = Command::new(env!("CARGO_BIN_EXE_x402dir"));
     build.args(["build", "--no-lock", "--out"]).arg(dir.join("public"));
     for s in snapshots {

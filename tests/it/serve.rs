@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::common::{self, memory, repo_root, temp_dir, TempDir, REAL_DATES};
+use crate::common::{self, memory, repo_root, static_temp_dir, temp_dir, TempDir, REAL_DATES};
 use method::Method;
 
 /// Written beside the built site: no request may ever read it.
@@ -19,10 +19,10 @@ const SECRET: &str = "x402dir serve test: outside the site";
 
 /// The three embedded snapshots, built once for every test in this file.
 fn built_site() -> &'static Path {
-    // In a static, never dropped: the next test run removes it (common::temp_dir).
+    // In a static, never dropped: the next test run removes it (common::static_temp_dir).
     static SITE: OnceLock<TempDir> = OnceLock::new();
     SITE.get_or_init(|| {
-        let out = temp_dir("serve").at("public");
+        let out = static_temp_dir("serve").at("public");
         let secret = out.with_file_name("secret.txt");
         let snapshots: Vec<PathBuf> =
             REAL_DATES.iter().map(|d| repo_root().join(format!("content/snapshots/{d}.json"))).collect();
