@@ -122,7 +122,7 @@ const RAM_ROOM_BYTES: u64 = 4 << 30;
 /// Where the scratch folders go: `TMPDIR` when it is set; else `/dev/shm` when it is a
 /// RAM-backed folder with [`RAM_ROOM_BYTES`] free (a container's 64 MB one is not); else the
 /// system temp dir. The builds make tens of thousands of small files, and on a disk the
-/// kernel's work on them was most of the suite's time: 450 s against 173 s on tmpfs.
+/// kernel's work on them was most of the suite's time: 450 s against 170 s on tmpfs.
 fn temp_root() -> PathBuf {
     static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ROOT.get_or_init(|| {
