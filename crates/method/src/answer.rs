@@ -120,6 +120,43 @@ impl Serialize for Row<'_> {
     }
 }
 
+impl Row<'_> {
+    /// Appends to `out` the bytes serde writes for the row of `match_score` whose
+    /// listing's [`Listing::members`] are `members`, split at `split`: the listed members,
+    /// the match_score, then the figures and how it is shown, as [`Row`]'s `serialize`
+    /// places them (test `joined_rows_are_serialised_rows`).
+    pub fn write_joined(members: &[u8], split: usize, match_score: u32, out: &mut Vec<u8>) {
+        out.push(b'{');
+        out.extend_from_slice(&members[..split]);
+        out.extend_from_slice(b",\"match_score\":");
+        out.extend_from_slice(match_score.to_string().as_bytes());
+        out.extend_from_slice(&members[split..]);
+        out.push(b'}');
+    }
+}
+
+impl Answer<'_> {
+    /// The bytes serde writes for this answer were `rows` (each a row's bytes, in order)
+    /// its data; for an answer made with no rows yet ([`single_word_ranking`]).
+    pub fn to_vec_with_rows<'r>(&self, rows: impl IntoIterator<Item = &'r [u8]>) -> Vec<u8> {
+        assert!(self.data.is_empty(), "rows are joined into an answer without rows");
+        let mut out = serde_json::to_vec(self).expect("an answer serialises");
+        // It ends `"data":[]}`, data being the last field: the rows go between the brackets.
+        const EMPTY_END: &[u8] = b"[]}";
+        assert!(out.ends_with(EMPTY_END), "an answer's data is its last field");
+        out.truncate(out.len() - EMPTY_END.len());
+        out.push(b'[');
+        for (i, row) in rows.into_iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(row);
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+}
+
 /// How many query tokens occur as whole words in the entry's description.
 pub fn match_score(entry: &Entry, tokens: &[String]) -> u32 {
     tokens.iter().filter(|t| contains_word(entry.description_haystack(), t)).count() as u32
@@ -196,16 +233,33 @@ fn answer_resolved<'a>(index: &'a Index, method: &Method, text: &str, filters: &
 /// what the build uses to write a file per word. Identical to [`answer`] with default
 /// filters; a word the tokeniser would read differently takes the scan.
 pub fn single_word_answer<'a>(index: &'a Index, method: &Method, word: &str, postings: &[(u32, bool)]) -> Answer<'a> {
-    let filters = Filters::default();
+    match single_word_ranking(index, method, word, postings) {
+        Some((mut answer, page)) => {
+            answer.data = page.into_iter().map(|(score, id)| row(&index.entries[id], score, index, method)).collect();
+            answer
+        }
+        None => answer(index, method, word, &Filters::default()),
+    }
+}
+
+/// [`single_word_answer`] with its rows not yet made: the answer with no data, and each
+/// row's (match_score, browse-order id) in order; `None` where the tokeniser reads the
+/// word otherwise. For a build that has every listing's members already
+/// ([`Answer::to_vec_with_rows`]).
+pub fn single_word_ranking<'a>(
+    index: &'a Index,
+    method: &Method,
+    word: &str,
+    postings: &[(u32, bool)],
+) -> Option<(Answer<'a>, Vec<(u32, usize)>)> {
     let tokens = tokenise(word);
     if tokens.tokens != [word] {
-        return answer(index, method, word, &filters);
+        return None;
     }
     // Browse order is the order of rank_key(0): within one match_score, ids are in rank order.
     let mut ids: Vec<(u32, usize)> = postings.iter().map(|&(id, d)| (u32::from(d), id as usize)).collect();
     ids.sort_by_key(|&(score, id)| (std::cmp::Reverse(score), id));
-    let matched: Vec<(u32, &Entry)> = ids.into_iter().map(|(score, id)| (score, &index.entries[id])).collect();
-    envelope(index, method, word, tokens, &filters, matched)
+    Some(unfilled(index, method, word, tokens, &Filters::default(), ids))
 }
 
 /// The envelope around `matched` (every qualifying entry, in final order).
@@ -215,13 +269,28 @@ fn envelope<'a>(
     text: &str,
     tokens: Tokens,
     filters: &Filters,
-    mut matched: Vec<(u32, &'a Entry)>,
+    matched: Vec<(u32, &'a Entry)>,
 ) -> Answer<'a> {
+    let (mut answer, page) = unfilled(index, method, text, tokens, filters, matched);
+    answer.data = page.into_iter().map(|(score, e)| row(e, score, index, method)).collect();
+    answer
+}
+
+/// The envelope around `matched` (every qualifying entry, in final order, each as
+/// whatever the caller makes its row from) with no rows yet, and the page of `matched`
+/// that are its rows.
+fn unfilled<'a, T>(
+    index: &'a Index,
+    method: &Method,
+    text: &str,
+    tokens: Tokens,
+    filters: &Filters,
+    mut matched: Vec<(u32, T)>,
+) -> (Answer<'a>, Vec<(u32, T)>) {
     let total_matched = matched.len();
     matched.drain(..filters.offset.min(total_matched));
     matched.truncate(filters.limit);
-    let data: Vec<Row> = matched.into_iter().map(|(score, e)| row(e, score, index, method)).collect();
-    Answer {
+    let answer = Answer {
         meta: Meta {
             method: method_ref(method),
             segments: VersionRef { version: method.segments.version.clone() },
@@ -239,10 +308,11 @@ fn envelope<'a>(
                 filters: filters.clone(),
             },
             total_matched,
-            returned: data.len(),
+            returned: matched.len(),
         },
-        data,
-    }
+        data: Vec::new(),
+    };
+    (answer, matched)
 }
 
 pub fn method_ref(method: &Method) -> RuleRef {

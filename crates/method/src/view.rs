@@ -103,6 +103,37 @@ impl<'a> Listing<'a> {
         s.serialize_field("page", &self.page)
     }
 
+    /// The three groups as JSON members, `"name":value,…` with no braces: those
+    /// [`Listing::write_listed`] writes, a comma, then those [`Listing::write_figures`] and
+    /// [`Listing::write_shown`] write; and the offset of that comma. An answer row and a
+    /// record are each these members with one or two of their own (a row's match_score
+    /// goes at the comma), so a build makes them once a listing and joins them
+    /// ([`crate::answer::Row::write_joined`]).
+    pub fn members(&self) -> (Vec<u8>, usize) {
+        struct Group<'l, 'a>(&'l Listing<'a>, bool);
+        impl serde::Serialize for Group<'_, '_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut s = serializer.serialize_struct("Group", Listing::field_count(Fields::All))?;
+                if self.1 {
+                    self.0.write_listed(&mut s, Fields::All)?;
+                } else {
+                    self.0.write_figures(&mut s, Fields::All)?;
+                    self.0.write_shown(&mut s)?;
+                }
+                s.end()
+            }
+        }
+        let listed = serde_json::to_vec(&Group(self, true)).expect("a listing serialises");
+        let rest = serde_json::to_vec(&Group(self, false)).expect("a listing serialises");
+        // Each is `{…}` with at least one member: the members are what the braces hold.
+        let (listed, rest) = (&listed[1..listed.len() - 1], &rest[1..rest.len() - 1]);
+        let mut members = Vec::with_capacity(listed.len() + 1 + rest.len());
+        members.extend_from_slice(listed);
+        members.push(b',');
+        members.extend_from_slice(rest);
+        (members, listed.len())
+    }
+
     /// How many fields the three groups write (a serializer's length hint).
     pub const fn field_count(fields: Fields) -> usize {
         match fields {

@@ -7,19 +7,18 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use rayon::prelude::*;
-use serde::ser::SerializeStruct;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use catalogue::timings::phase;
 use catalogue::Error;
-use method::answer::{answer, method_ref, single_word_answer, VersionRef};
+use method::answer::{answer, method_ref, single_word_answer, single_word_ranking, Row, VersionRef};
 use method::assets::Decimal;
 use method::index::{Entry, Index};
 use method::names::{self, bucket, network_key, token_file, ANSWERED_402_KEY, TESTNETS_ONLY_KEY};
 use method::networks;
 use method::query::{Filters, MIN_TOKEN_CHARS};
-use method::view::{Fields, Listing};
+use method::view::Listing;
 use method::{Method, SOURCE_LIMITS};
 
 use super::{to_bytes, Sink};
@@ -264,28 +263,40 @@ impl<'a> ReportFile<'a> {
 }
 
 /// A resource's record: the listing as its answer row publishes it, less the query's
-/// match_score, plus its id and page slug (docs/static-api.md, records). The test
-/// `records_are_rows_without_the_match_score` holds the two to the same bytes.
-pub(crate) struct Record<'a> {
-    listing: Listing<'a>,
-    id: usize,
-    slug: String,
+/// match_score, plus its id and page slug (docs/static-api.md, records): `{`, the
+/// listing's members ([`Listing::members`]), then `"id"` and `"slug"`. It keeps where
+/// the members split and end, so that the listing's rows in the single-word answers are
+/// joined from the same bytes ([`Row::write_joined`]) rather than made again. The tests
+/// `records_are_rows_without_the_match_score` and `kept_records_join_the_rows_serde_writes`
+/// hold both to what serde writes.
+struct Record {
+    json: Vec<u8>,
+    split: usize,
+    members_end: usize,
 }
 
-impl Serialize for Record<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Record", Listing::field_count(Fields::All) + 2)?;
-        self.listing.write_listed(&mut s, Fields::All)?;
-        self.listing.write_figures(&mut s, Fields::All)?;
-        self.listing.write_shown(&mut s)?;
-        s.serialize_field("id", &self.id)?;
-        s.serialize_field("slug", &self.slug)?;
-        s.end()
+impl Record {
+    fn of(e: &Entry, id: usize, index: &Index, method: &Method) -> Record {
+        #[derive(Serialize)]
+        struct Tail<'s> {
+            id: usize,
+            slug: &'s str,
+        }
+        let (members, split) = Listing::of(e, index, method).members();
+        // `{"id":…,"slug":…}` less its opening brace ends the record.
+        let tail = to_bytes(&Tail { id, slug: &e.slug() });
+        let mut json = Vec::with_capacity(members.len() + tail.len() + 1);
+        json.push(b'{');
+        json.extend_from_slice(&members);
+        json.push(b',');
+        json.extend_from_slice(&tail[1..]);
+        Record { json, split, members_end: 1 + members.len() }
     }
-}
 
-pub(crate) fn record<'a>(e: &'a Entry, id: usize, index: &'a Index, method: &Method) -> Record<'a> {
-    Record { listing: Listing::of(e, index, method), id, slug: e.slug() }
+    /// The listing's answer row with `match_score`, appended to `out`.
+    fn write_row(&self, match_score: u32, out: &mut Vec<u8>) {
+        Row::write_joined(&self.json[1..self.members_end], self.split, match_score, out);
+    }
 }
 
 /// Up to this many entries, every record is made once and kept while the API is
@@ -370,7 +381,7 @@ fn write_price_ladder(index: &Index, sink: Sink) -> Result<(), Error> {
 struct Records<'a> {
     index: &'a Index,
     method: &'a Method<'a>,
-    cached: Option<Vec<Vec<u8>>>,
+    cached: Option<Vec<Record>>,
 }
 
 impl<'a> Records<'a> {
@@ -382,14 +393,34 @@ impl<'a> Records<'a> {
         records
     }
 
-    fn make(&self, id: usize) -> Vec<u8> {
-        to_bytes(&record(&self.index.entries[id], id, self.index, self.method))
+    fn make(&self, id: usize) -> Record {
+        Record::of(&self.index.entries[id], id, self.index, self.method)
     }
 
     fn bytes(&self, id: usize) -> std::borrow::Cow<'_, [u8]> {
         match &self.cached {
-            Some(records) => std::borrow::Cow::Borrowed(&records[id]),
-            None => std::borrow::Cow::Owned(self.make(id)),
+            Some(records) => std::borrow::Cow::Borrowed(&records[id].json),
+            None => std::borrow::Cow::Owned(self.make(id).json),
+        }
+    }
+
+    /// The single-word answer of `token`: its rows joined from the kept records where
+    /// they are kept, else made ([`single_word_answer`]); the same bytes either way.
+    fn single_word_answer(&self, token: &str, list: &[Posting]) -> Vec<u8> {
+        let (index, method) = (self.index, self.method);
+        match (&self.cached, single_word_ranking(index, method, token, list)) {
+            (Some(records), Some((answer, page))) => {
+                let rows: Vec<Vec<u8>> = page
+                    .iter()
+                    .map(|&(score, id)| {
+                        let mut row = Vec::with_capacity(records[id].json.len() + 24);
+                        records[id].write_row(score, &mut row);
+                        row
+                    })
+                    .collect();
+                answer.to_vec_with_rows(rows.iter().map(Vec::as_slice))
+            }
+            _ => to_bytes(&single_word_answer(index, method, token, list)),
         }
     }
 
@@ -398,7 +429,8 @@ impl<'a> Records<'a> {
         let ids = ids.into_iter();
         // Sized at once where the records are kept: grown as it went, a pack of 176
         // records was copied over seven times.
-        let size = self.cached.as_ref().map_or(0, |records| ids.clone().map(|id| records[id].len() + 1).sum::<usize>());
+        let size =
+            self.cached.as_ref().map_or(0, |records| ids.clone().map(|id| records[id].json.len() + 1).sum::<usize>());
         let mut out = Vec::with_capacity(size + 2);
         out.push(b'[');
         for (i, id) in ids.enumerate() {
@@ -432,7 +464,6 @@ fn write_record_blocks(records: &Records, sink: Sink) -> Result<(), Error> {
 /// answer `q/{token_file}.json` and its pack `packs/{token_file}.json`; for a word in
 /// more than [`PACK_LEN`], also its pack's second page `packs/2/{token_file}.json`.
 fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Records, sink: Sink) -> Result<(), Error> {
-    let (index, method) = (records.index, records.method);
     let with_files: Vec<(&String, &Vec<Posting>)> =
         lists.iter().filter(|(k, l)| !k.starts_with('@') && l.len() >= MIN_POSTINGS_FOR_FILES).collect();
     for chunk in with_files.chunks(LARGE_FILE_BATCH) {
@@ -445,8 +476,7 @@ fn write_packs_and_answers(lists: &BTreeMap<String, Vec<Posting>>, records: &Rec
             (names::NEXT_PACKS.file(&[&token_file(token)]), records.pack(ids))
         }));
         batch.par_extend(chunk.par_iter().map(|(token, list)| {
-            let a = single_word_answer(index, method, token, list);
-            (names::ANSWERS.file(&[&token_file(token)]), to_bytes(&a))
+            (names::ANSWERS.file(&[&token_file(token)]), records.single_word_answer(token, list))
         }));
         sink(batch)?;
     }
@@ -555,11 +585,44 @@ mod tests {
                 assert_eq!(obj.shift_remove("match_score"), Some(json!(7)));
                 obj.insert("id".into(), json!(id));
                 obj.insert("slug".into(), json!(e.slug()));
-                assert_eq!(to_bytes(&record(e, id, &index, &method)), to_bytes(&row), "{}", e.resource.url);
+                assert_eq!(Record::of(e, id, &index, &method).json, to_bytes(&row), "{}", e.resource.url);
                 checked += 1;
             }
         }
         assert!(checked > 2000, "{checked}");
+    }
+
+    /// A kept record's rows, and the single-word answers joined from them, are the bytes
+    /// serde writes for the rows and answers made afresh: every resource of the stored
+    /// snapshots at two match_scores, and every word's answer file of each.
+    #[test]
+    fn kept_records_join_the_rows_serde_writes() {
+        let method = Method::embedded();
+        let (mut rows, mut answers) = (0, 0);
+        for file in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/snapshots")).unwrap() {
+            let snapshot = catalogue::snapshot::Snapshot::read(&file.unwrap().path()).unwrap();
+            let index = Index::build(&snapshot, &method);
+            let kept = Records::new(&index, &method);
+            assert!(kept.cached.is_some());
+            for (id, e) in index.entries.iter().enumerate() {
+                for score in [0, 12] {
+                    let mut joined = Vec::new();
+                    kept.cached.as_ref().unwrap()[id].write_row(score, &mut joined);
+                    assert_eq!(joined, to_bytes(&method::answer::row(e, score, &index, &method)), "{}", e.resource.url);
+                    rows += 1;
+                }
+            }
+            let made = Records { index: &index, method: &method, cached: None };
+            for (token, list) in
+                postings(&index).iter().filter(|(k, l)| !k.starts_with('@') && l.len() >= MIN_POSTINGS_FOR_FILES)
+            {
+                let fresh = to_bytes(&single_word_answer(&index, &method, token, list));
+                assert_eq!(kept.single_word_answer(token, list), fresh, "{token}");
+                assert_eq!(made.single_word_answer(token, list), fresh, "{token}");
+                answers += 1;
+            }
+        }
+        assert!(rows > 4000 && answers > 1000, "{rows} rows, {answers} answers");
     }
 
     #[test]
