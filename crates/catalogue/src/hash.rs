@@ -11,11 +11,19 @@ pub fn fnv1a32(key: &str) -> u32 {
 /// `bytes` as lower-case hex, two digits a byte: how every digest and byte-named file
 /// is written (content/method.md#json, token files; the lock's sums).
 pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    let mut s = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut s, bytes);
+    s
+}
+
+/// [`hex`] of `bytes` appended to `out`: a digit pair from a table rather than the
+/// formatting machinery, since a build writes one for every row that names a resource.
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
 }
 
 #[cfg(test)]
@@ -26,6 +34,9 @@ mod tests {
     fn hex_is_two_lower_case_digits_a_byte() {
         assert_eq!(hex(&[0x00, 0x0f, 0xab, 0xff]), "000fabff");
         assert_eq!(hex(&[]), "");
+        let every: Vec<u8> = (0..=255).collect();
+        let formatted: String = every.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&every), formatted);
     }
 
     /// The published test vectors of FNV-1a 32.

@@ -83,12 +83,12 @@ pub fn sitemap_file(part: usize) -> String {
 
 /// The address of the folder `dir` of snapshot `date`: `/{date}/{dir}`.
 pub fn in_snapshot(date: &str, dir: &str) -> String {
-    format!("{ROOT}{date}/{dir}")
+    [ROOT, date, "/", dir].concat()
 }
 
 /// The file of the page whose folder is `dir` (relative to the folder it is in).
 pub fn page_file(dir: &str) -> String {
-    format!("{dir}{PAGE_INDEX}")
+    [dir, PAGE_INDEX].concat()
 }
 
 /// The folder of the page whose file is `file` ([`page_file`] undone).
@@ -101,7 +101,7 @@ pub const PAGE_INDEX: &str = "index.html";
 
 /// A resource's page: `r/{slug}/`.
 pub fn resource_dir(slug: &str) -> String {
-    format!("r/{slug}/")
+    ["r/", slug, "/"].concat()
 }
 
 /// The address of a resource's page in snapshot `date`.
@@ -111,17 +111,17 @@ pub fn resource_page(date: &str, slug: &str) -> String {
 
 /// A network's facet, by its folder-safe slug (`facets::network_slug`).
 pub fn network_dir(slug: &str) -> String {
-    format!("{NETWORKS_DIR}{slug}/")
+    [NETWORKS_DIR, slug, "/"].concat()
 }
 
 /// A price band's facet.
 pub fn price_dir(band: &str) -> String {
-    format!("{PRICES_DIR}{band}/")
+    [PRICES_DIR, band, "/"].concat()
 }
 
 /// A segment's facet.
 pub fn segment_dir(id: &str) -> String {
-    format!("{SEGMENTS_DIR}{id}/")
+    [SEGMENTS_DIR, id, "/"].concat()
 }
 
 /// Page `page` (from 1) of the listing in folder `dir`: the first page is the folder
@@ -234,7 +234,7 @@ pub fn explore_method_page(explore_version: &str) -> String {
 
 /// The absolute address of a site address (`/…`), for answers read off the site.
 pub fn absolute(base_url: &str, address: &str) -> String {
-    format!("{base_url}{address}")
+    [base_url, address].concat()
 }
 
 /// The golden set's folder, in explore's method page's folder.
@@ -282,18 +282,20 @@ pub fn slug_digest(url: &str) -> [u8; 6] {
 
 /// [`resource_slug`] of `url`, given its [`slug_digest`].
 pub fn slug_of(url: &str, digest: &[u8; 6]) -> String {
-    let host: String = host_of(url)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' })
-        .take(60)
-        .collect();
-    let host = host.trim_matches(|c| c == '.' || c == '-');
-    let hash: String = catalogue::hash::hex(digest);
-    if host.is_empty() {
-        format!("r-{hash}")
-    } else {
-        format!("{host}-{hash}")
-    }
+    // Made in one string (a slug is wanted for every row that names a resource): the
+    // host's first 60 characters, each outside [a-z0-9.-] as `-`, trimmed of dots and
+    // dashes; then `-` and the digest's hex, or `r-` and it where no host is left.
+    let mut slug = String::with_capacity(60 + 1 + 2 * digest.len());
+    slug.extend(
+        host_of(url).chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' }).take(60),
+    );
+    let end = slug.trim_end_matches(['.', '-']).len();
+    slug.truncate(end);
+    let start = slug.len() - slug.trim_start_matches(['.', '-']).len();
+    slug.drain(..start);
+    slug.push_str(if slug.is_empty() { "r-" } else { "-" });
+    catalogue::hash::push_hex(&mut slug, digest);
+    slug
 }
 
 /// The bucket of `key` among `buckets` shard files (the manifests' `hash: "fnv1a32"`):
@@ -374,6 +376,43 @@ mod tests {
             let s = resource_slug(hostile);
             assert!(!s.contains('/') && !s.contains('\\') && !s.starts_with('.') && !s.contains('\0'), "{s}");
             assert!(s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-'), "{s}");
+        }
+    }
+
+    /// A slug is published in every page's address: made in one string, it is what the
+    /// rule says, written here as plainly as it reads (content/method.md#json).
+    #[test]
+    fn slugs_are_the_trimmed_host_and_the_digest() {
+        let plain = |url: &str| {
+            let host: String = host_of(url)
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' })
+                .take(60)
+                .collect();
+            let host = host.trim_matches(|c| c == '.' || c == '-');
+            let hash: String = slug_digest(url).iter().map(|b| format!("{b:02x}")).collect();
+            if host.is_empty() {
+                format!("r-{hash}")
+            } else {
+                format!("{host}-{hash}")
+            }
+        };
+        let long = format!("https://{}.example/x", "a".repeat(70));
+        let dots = format!("https://{}b/", ".-".repeat(40));
+        for url in [
+            "https://api.example.com/v1/weather",
+            "https://API.Example.COM:8443/x",
+            "https://user:pw@host.example/",
+            "https://[::1]:80/",
+            "https://..--x--../",
+            "https://-/",
+            "https://ünïcode.example/",
+            "",
+            "no scheme at all",
+            long.as_str(),
+            dots.as_str(),
+        ] {
+            assert_eq!(resource_slug(url), plain(url), "{url}");
         }
     }
 }
