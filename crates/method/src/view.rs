@@ -107,8 +107,8 @@ impl<'a> Listing<'a> {
     /// [`Listing::write_listed`] writes, a comma, then those [`Listing::write_figures`] and
     /// [`Listing::write_shown`] write; and the offset of that comma. An answer row and a
     /// record are each these members with one or two of their own (a row's match_score
-    /// goes at the comma), so a build makes them once a listing and joins them
-    /// ([`crate::answer::Row::write_joined`]).
+    /// goes at the comma), so a build makes them once a listing and joins them (an
+    /// answer row's `write_joined`).
     pub fn members(&self) -> (Vec<u8>, usize) {
         struct Group<'l, 'a>(&'l Listing<'a>, bool);
         impl serde::Serialize for Group<'_, '_> {
