@@ -124,7 +124,7 @@ impl Row<'_> {
     /// Appends to `out` the bytes serde writes for the row of `match_score` whose
     /// listing's [`Listing::members`] are `members`, split at `split`: the listed members,
     /// the match_score, then the figures and how it is shown, as [`Row`]'s `serialize`
-    /// places them (test `joined_rows_are_serialised_rows`).
+    /// places them (the site's test `kept_records_join_the_rows_serde_writes`).
     pub fn write_joined(members: &[u8], split: usize, match_score: u32, out: &mut Vec<u8>) {
         out.push(b'{');
         out.extend_from_slice(&members[..split]);
@@ -136,23 +136,19 @@ impl Row<'_> {
 }
 
 impl Answer<'_> {
-    /// The bytes serde writes for this answer were `rows` (each a row's bytes, in order)
-    /// its data; for an answer made with no rows yet ([`single_word_ranking`]).
-    pub fn to_vec_with_rows<'r>(&self, rows: impl IntoIterator<Item = &'r [u8]>) -> Vec<u8> {
+    /// The bytes serde writes for this answer were its data the rows in `rows` (each
+    /// row's bytes, separated by commas); for an answer made with no rows yet
+    /// ([`single_word_ranking`]).
+    pub fn to_vec_with_rows(&self, rows: &[u8]) -> Vec<u8> {
         assert!(self.data.is_empty(), "rows are joined into an answer without rows");
         let mut out = serde_json::to_vec(self).expect("an answer serialises");
         // It ends `"data":[]}`, data being the last field: the rows go between the brackets.
-        const EMPTY_END: &[u8] = b"[]}";
-        assert!(out.ends_with(EMPTY_END), "an answer's data is its last field");
-        out.truncate(out.len() - EMPTY_END.len());
-        out.push(b'[');
-        for (i, row) in rows.into_iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(row);
-        }
-        out.extend_from_slice(b"]}");
+        const CLOSE: &[u8] = b"]}";
+        assert!(out.ends_with(b"[]}"), "an answer's data is its last field");
+        out.truncate(out.len() - CLOSE.len());
+        out.reserve(rows.len() + CLOSE.len());
+        out.extend_from_slice(rows);
+        out.extend_from_slice(CLOSE);
         out
     }
 }

@@ -410,15 +410,14 @@ impl<'a> Records<'a> {
         let (index, method) = (self.index, self.method);
         match (&self.cached, single_word_ranking(index, method, token, list)) {
             (Some(records), Some((answer, page))) => {
-                let rows: Vec<Vec<u8>> = page
-                    .iter()
-                    .map(|&(score, id)| {
-                        let mut row = Vec::with_capacity(records[id].json.len() + 24);
-                        records[id].write_row(score, &mut row);
-                        row
-                    })
-                    .collect();
-                answer.to_vec_with_rows(rows.iter().map(Vec::as_slice))
+                let mut rows = Vec::with_capacity(page.iter().map(|&(_, id)| records[id].json.len() + 24).sum());
+                for (i, &(score, id)) in page.iter().enumerate() {
+                    if i > 0 {
+                        rows.push(b',');
+                    }
+                    records[id].write_row(score, &mut rows);
+                }
+                answer.to_vec_with_rows(&rows)
             }
             _ => to_bytes(&single_word_answer(index, method, token, list)),
         }
