@@ -12,7 +12,7 @@
 # New inputs the fuzzer finds go to fuzz/target/corpus-new/<target>/ (ignored by git),
 # not into the committed corpus; merge them by hand if worth keeping (fuzz/README.md).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-30}"
 TARGETS=(catalogue_item normalise query_tokens)
@@ -38,9 +38,18 @@ fi
 echo "== $(cargo +nightly --version); $(cargo +nightly fuzz --version)"
 
 echo "== cargo +nightly fuzz build"
+# cargo fuzz has no --locked: a lock the build had to change means the fuzzers were
+# built from versions nobody committed, so it fails the run as `cargo test --locked`
+# fails on a stale Cargo.lock.
+locked="$(cat fuzz/Cargo.lock)"
 if ! cargo +nightly fuzz build >"$LOGS/build.log" 2>&1; then
   tail -n 30 "$LOGS/build.log"
   skip "cargo +nightly fuzz build failed (the corpus replay in cargo test still compiles the same checks)"
+fi
+if [ "$(cat fuzz/Cargo.lock)" != "$locked" ]; then
+  diff <(printf '%s\n' "$locked") fuzz/Cargo.lock | grep -E '^[<>] (name|version) ' | head -n 20
+  echo "fuzz run FAILED: fuzz/Cargo.lock was out of date and the build changed it (above); commit the new one"
+  exit 1
 fi
 
 failed=()
