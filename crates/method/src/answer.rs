@@ -136,8 +136,8 @@ impl Row<'_> {
 }
 
 impl Answer<'_> {
-    /// The bytes serde writes for this answer were its data the rows in `rows` (each
-    /// row's bytes, separated by commas); for an answer made with no rows yet
+    /// The bytes serde would write for this answer if its data were the rows in `rows`
+    /// (each row's bytes, separated by commas); for an answer made with no rows yet
     /// ([`single_word_ranking`]).
     pub fn to_vec_with_rows(&self, rows: &[u8]) -> Vec<u8> {
         assert!(self.data.is_empty(), "rows are joined into an answer without rows");
